@@ -1,0 +1,1 @@
+"""pausepoint: agent runs that pause for a person, native to Jupyter."""

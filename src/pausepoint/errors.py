@@ -1,0 +1,100 @@
+"""The exception hierarchy: everything pausepoint raises derives from `PausepointError`.
+
+Each message says what happened and what to do next. Errors raised by a refused call
+are raised before anything is recorded: the transcript is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "InterruptAlreadyResolvedError",
+    "InterruptExpiredError",
+    "InvalidResolutionError",
+    "NoPendingInterruptError",
+    "NotJSONError",
+    "PausepointError",
+    "ResolutionProblem",
+    "RunBusyError",
+    "RunStateError",
+    "RunSuspendedError",
+    "UnknownActionError",
+    "UnknownInterruptError",
+]
+
+
+class PausepointError(Exception):
+    """Base class of every error pausepoint raises."""
+
+
+class NotJSONError(PausepointError, TypeError):
+    """A value that must travel as JSON (interrupt data, checkpoints, answers) is not JSON.
+
+    `path` points at the offending part, e.g. ``$.items[2]``.
+    """
+
+    def __init__(self, what: str, path: str, reason: str) -> None:
+        self.what = what
+        self.path = path
+        self.reason = reason
+        super().__init__(
+            f"{what} must be JSON-compatible (dict with str keys, list, str, int, float, "
+            f"bool or None), but {path} is {reason}. Convert it before passing it, e.g. "
+            f"with model.model_dump(mode='json')."
+        )
+
+
+class RunStateError(PausepointError):
+    """The run is not in a state that allows this call."""
+
+
+class RunSuspendedError(RunStateError):
+    """`run()` was called while the run waits on an interrupt."""
+
+
+class RunBusyError(RunStateError):
+    """The run is already executing; a second concurrent call was refused."""
+
+
+class NoPendingInterruptError(RunStateError):
+    """`resume` / `reject` was called but nothing is pending."""
+
+
+class UnknownInterruptError(RunStateError):
+    """An interrupt id was given that is not pending in this run, or several are pending."""
+
+
+class InterruptAlreadyResolvedError(RunStateError):
+    """The interrupt was answered already (double click, a second view, a stale form)."""
+
+
+class InterruptExpiredError(RunStateError):
+    """The interrupt's `expires_at` has passed; it can no longer be answered."""
+
+
+class UnknownActionError(PausepointError, LookupError):
+    """The transcript names an action the agent does not have."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResolutionProblem:
+    """One reason an answer was refused: a JSON path into the answer and a message."""
+
+    path: str
+    message: str
+    code: str = "invalid-payload"
+
+
+class InvalidResolutionError(PausepointError, ValueError):
+    """An answer does not satisfy what the interrupt asked for. Nothing was recorded."""
+
+    def __init__(self, problems: Sequence[ResolutionProblem], *, summary: str = "") -> None:
+        self.problems = tuple(problems)
+        lines = [f"  {p.path}: {p.message}" for p in self.problems]
+        head = summary or "The answer does not match what the interrupt asks for"
+        super().__init__(
+            head + ":\n" + "\n".join(lines) + "\nFix the answer and call again; "
+            "nothing was recorded."
+        )
