@@ -1,0 +1,235 @@
+"""Actions (tools): `@action`, the context an action runs with, and `ActionInterrupt`.
+
+An action is a plain function. Its input model comes from its type hints: either a single
+pydantic model parameter, or ordinary parameters that are gathered into one::
+
+    class DeleteRecord(BaseModel):
+        id: int
+
+    @action
+    async def delete_record(input: DeleteRecord, ctx: ActionContext) -> str:
+        if ctx.resumption is None:
+            raise ActionInterrupt("Approve deleting the record?", {"recordId": input.id})
+        return "deleted" if ctx.resumption.data.get("approved") else "kept"
+
+    @action(needs_approval=True)
+    def refund(order_id: int, amount: float) -> dict:
+        ...
+
+Sync actions run in a worker thread so the notebook stays responsive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, overload
+
+from pydantic import BaseModel, ConfigDict, JsonValue, create_model
+
+from ._json import to_json_value
+from .transcript import InterruptEntry, utc_now
+
+__all__ = [
+    "Action",
+    "ActionContext",
+    "ActionInterrupt",
+    "Rejection",
+    "Resumption",
+    "action",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Resumption:
+    """The answer an action is re-run with: the caller's `data` and the entry's checkpoint."""
+
+    data: Any
+    state: Any
+    interrupt_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionContext:
+    """What an action knows about the call it serves.
+
+    `resumption` is None on a first execution and set when the run was resumed after this
+    call's latest interrupt. `history` is the call's interrupt history, oldest first.
+    """
+
+    tool_call_id: str
+    action_name: str
+    run_id: str
+    resumption: Resumption | None = None
+    history: tuple[InterruptEntry, ...] = ()
+
+
+class Rejection(BaseModel):
+    """How a person declined an interrupt; the model sees it as the tool's error."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = "Rejected"
+    message: str = "The user declined."
+
+
+class ActionInterrupt(Exception):  # noqa: N818 - the seed's name, used as control flow
+    """Raised inside an action to pause the run until a person answers.
+
+    `data` tells the person what is needed; `state` is the action's private checkpoint,
+    handed back as `ctx.resumption.state`. Both must be JSON-compatible and are checked
+    here, at the raise. `response_schema` (a pydantic model class or a JSON Schema dict)
+    describes the answer expected; `expires_at` (a datetime or a timedelta from now) stops
+    answers after a deadline.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        data: Any = None,
+        *,
+        state: Any = None,
+        response_schema: type[BaseModel] | dict[str, Any] | None = None,
+        expires_at: datetime | timedelta | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.data: JsonValue = to_json_value(data, "ActionInterrupt data")
+        self.state: JsonValue = to_json_value(state, "ActionInterrupt state (the checkpoint)")
+        self.response_model: type[BaseModel] | None = None
+        self.response_schema: dict[str, JsonValue] | None = None
+        if isinstance(response_schema, type) and issubclass(response_schema, BaseModel):
+            self.response_model = response_schema
+            self.response_schema = response_schema.model_json_schema()
+        elif response_schema is not None:
+            schema = to_json_value(response_schema, "ActionInterrupt response_schema")
+            if not isinstance(schema, dict):
+                raise TypeError(
+                    "response_schema must be a pydantic model class or a JSON Schema dict, "
+                    f"not {type(response_schema).__name__}."
+                )
+            self.response_schema = schema
+        if isinstance(expires_at, timedelta):
+            expires_at = utc_now() + expires_at
+        if expires_at is not None and expires_at.tzinfo is None:
+            raise ValueError("expires_at must be timezone-aware, e.g. datetime.now(UTC) + ...")
+        self.expires_at = expires_at
+
+
+@dataclass(frozen=True)
+class Action:
+    """An action the model may call. Build one with `@action`."""
+
+    fn: Callable[..., Any]
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    needs_approval: bool = False
+    _spreads_input: bool = field(default=False, repr=False)
+    _context_param: str | None = field(default=None, repr=False)
+
+    def input_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the input, as sent to models and shown in edit forms."""
+        return self.input_model.model_json_schema()
+
+    def validate_input(self, args: Any) -> BaseModel:
+        """Validate raw arguments; raises `pydantic.ValidationError` when they do not fit."""
+        return self.input_model.model_validate(args)
+
+    async def invoke(self, input: BaseModel, ctx: ActionContext) -> Any:
+        kwargs: dict[str, Any] = {}
+        if self._spreads_input:
+            kwargs.update({name: getattr(input, name) for name in type(input).model_fields})
+        else:
+            kwargs["input"] = input
+        if self._context_param is not None:
+            kwargs[self._context_param] = ctx
+        if inspect.iscoroutinefunction(self.fn):
+            return await self.fn(**kwargs)
+        result = await asyncio.to_thread(self.fn, **kwargs)
+        if inspect.isawaitable(result):
+            return await result
+        return result
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the underlying function directly (handy in tests)."""
+        return self.fn(*args, **kwargs)
+
+
+@overload
+def action(fn: Callable[..., Any], /) -> Action: ...
+
+
+@overload
+def action(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    needs_approval: bool = False,
+) -> Callable[[Callable[..., Any]], Action]: ...
+
+
+def action(
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    needs_approval: bool = False,
+) -> Action | Callable[[Callable[..., Any]], Action]:
+    """Turn a function into an `Action`; usable bare (`@action`) or with options.
+
+    `needs_approval=True` pauses the run with a tool-approval interrupt before the action
+    runs at all; the person may approve, approve with edited arguments, or decline.
+    """
+
+    def build(f: Callable[..., Any]) -> Action:
+        return _build_action(f, name=name, description=description, needs_approval=needs_approval)
+
+    return build(fn) if fn is not None else build
+
+
+def _build_action(
+    fn: Callable[..., Any], *, name: str | None, description: str | None, needs_approval: bool
+) -> Action:
+    hints = inspect.get_annotations(fn, eval_str=True)
+    params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
+    context_param = next(
+        (p.name for p in params if hints.get(p.name) is ActionContext or p.name == "ctx"), None
+    )
+    inputs = [p for p in params if p.name != context_param]
+    action_name = name or fn.__name__
+    only = inputs[0] if len(inputs) == 1 else None
+    only_hint = hints.get(only.name) if only is not None else None
+    if only is not None and isinstance(only_hint, type) and issubclass(only_hint, BaseModel):
+        if only.name != "input":
+            raise TypeError(
+                f"Action {action_name!r}: name its model parameter 'input' "
+                f"(found {only.name!r}), so it can be passed by keyword."
+            )
+        input_model, spreads = only_hint, False
+    else:
+        fields: dict[str, Any] = {}
+        for p in inputs:
+            if p.name not in hints:
+                raise TypeError(
+                    f"Action {action_name!r}: parameter {p.name!r} needs a type hint; the "
+                    "hints become the input schema the model sees."
+                )
+            default = ... if p.default is inspect.Parameter.empty else p.default
+            fields[p.name] = (hints[p.name], default)
+        model_name = "".join(part.title() for part in action_name.split("_")) + "Input"
+        input_model, spreads = create_model(model_name, **fields), True
+    doc = inspect.getdoc(fn) or ""
+    return Action(
+        fn=fn,
+        name=action_name,
+        description=description if description is not None else doc.split("\n\n")[0].strip(),
+        input_model=input_model,
+        needs_approval=needs_approval,
+        _spreads_input=spreads,
+        _context_param=context_param,
+    )

@@ -1,0 +1,92 @@
+"""The contract between a run and a language model.
+
+A model takes one `ModelRequest` (instructions, the transcript so far and the actions it
+may call) and answers one assistant turn: text and/or tool calls. Wrapping a provider is
+one class with one method::
+
+    class MyModel:
+        async def request(self, request: ModelRequest) -> ModelResponse:
+            reply = await my_client.chat(system=request.instructions, ...)
+            return ModelResponse(text=reply.text, tool_calls=[
+                ToolCallRequest(id=c.id, name=c.name, input=c.args) for c in reply.calls
+            ])
+
+A model may also offer `stream(request)`, an async iterator of `TextDelta` and
+`ToolCallDelta` events that ends with the complete `ModelResponse`; the run then
+forwards text to its `text_delta` event as it arrives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from ..transcript import Item, ToolCallRequest
+
+__all__ = [
+    "ActionSpec",
+    "Model",
+    "ModelRequest",
+    "ModelResponse",
+    "StreamEvent",
+    "StreamingModel",
+    "TextDelta",
+    "ToolCallDelta",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """An action as a model sees it: name, description and input JSON Schema."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRequest:
+    """One request to a model. `items` is the live transcript: read it, never change it."""
+
+    instructions: str | None
+    items: Sequence[Item]
+    actions: Sequence[ActionSpec]
+
+
+@dataclass(slots=True)
+class ModelResponse:
+    """One assistant turn. No tool calls means the run is complete."""
+
+    text: str = ""
+    tool_calls: list[ToolCallRequest] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    """A piece of assistant text, as it streams in."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallDelta:
+    """A piece of a tool call: its position in the turn, and whatever arrived of it."""
+
+    index: int
+    id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+
+
+StreamEvent = TextDelta | ToolCallDelta | ModelResponse
+
+
+@runtime_checkable
+class Model(Protocol):
+    async def request(self, request: ModelRequest) -> ModelResponse: ...
+
+
+@runtime_checkable
+class StreamingModel(Model, Protocol):
+    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]: ...

@@ -1,0 +1,98 @@
+"""`ScriptedModel`: an offline, deterministic model for demos and tests."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any, TypeAlias
+
+from ..errors import PausepointError
+from ..transcript import ToolCallRequest, new_id
+from ._protocol import ModelRequest, ModelResponse, StreamEvent, TextDelta, ToolCallDelta
+
+__all__ = ["ScriptExhaustedError", "ScriptedModel", "Turn", "call"]
+
+Turn: TypeAlias = str | ToolCallRequest | Sequence[ToolCallRequest] | ModelResponse
+"""One scripted answer: text, one tool call, several tool calls, or a full response."""
+
+
+class ScriptExhaustedError(PausepointError):
+    """The model was asked for more turns than its script has."""
+
+
+def call(name: str, /, **input: Any) -> ToolCallRequest:
+    """A scripted tool call with a fresh id: ``call("delete_record", id=7)``."""
+    return ToolCallRequest(id=new_id("call"), name=name, input=input)
+
+
+class ScriptedModel:
+    """Answers from a script instead of a network.
+
+    `script` is a list of turns, answered in order, or a function of the `ModelRequest`
+    that returns a turn. A turn is text, a tool call (see `call`), a list of tool calls or
+    a `ModelResponse`::
+
+        model = ScriptedModel([
+            call("delete_record", id=7),
+            "Record 7 is gone.",
+        ])
+
+    With `token_delay` set, `stream()` yields the text word by word with that pause, so
+    an offline demo looks live.
+    """
+
+    def __init__(
+        self,
+        script: Sequence[Turn] | Callable[[ModelRequest], Turn],
+        *,
+        token_delay: float = 0.0,
+    ) -> None:
+        self._script = script
+        self._position = 0
+        self.token_delay = token_delay
+        self.requests: list[ModelRequest] = []
+
+    @property
+    def remaining(self) -> int:
+        """How many list turns are left (0 for a function script)."""
+        return 0 if callable(self._script) else len(self._script) - self._position
+
+    async def request(self, request: ModelRequest) -> ModelResponse:
+        self.requests.append(request)
+        if callable(self._script):
+            return _as_response(self._script(request))
+        if self._position >= len(self._script):
+            raise ScriptExhaustedError(
+                f"ScriptedModel was asked for turn {self._position + 1} but its script has "
+                f"{len(self._script)}. Add a final text turn so the run can complete."
+            )
+        turn = self._script[self._position]
+        self._position += 1
+        return _as_response(turn)
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        response = await self.request(request)
+        for token in re.findall(r"\S+\s*|\s+", response.text):
+            if self.token_delay:
+                await asyncio.sleep(self.token_delay)
+            yield TextDelta(token)
+        for index, tool_call in enumerate(response.tool_calls):
+            yield ToolCallDelta(index, tool_call.id, tool_call.name, "")
+        yield response
+
+
+def _as_response(turn: Turn) -> ModelResponse:
+    if isinstance(turn, ModelResponse):
+        return turn
+    if isinstance(turn, str):
+        return ModelResponse(text=turn)
+    if isinstance(turn, ToolCallRequest):
+        return ModelResponse(tool_calls=[turn])
+    calls = list(turn)
+    if not all(isinstance(c, ToolCallRequest) for c in calls):
+        raise TypeError(
+            "A scripted turn is text, call(...), a list of call(...) or a ModelResponse; "
+            f"got {turn!r}."
+        )
+    return ModelResponse(tool_calls=calls)

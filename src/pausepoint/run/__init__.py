@@ -1,0 +1,41 @@
+"""Running agents: `Agent`, `AgentRun`, the derived state, results and events."""
+
+from ._agent import Agent
+from ._events import (
+    CompletedEvent,
+    Event,
+    EventName,
+    FailedEvent,
+    InterruptedEvent,
+    MessageEvent,
+    ResolvedEvent,
+    RunStartedEvent,
+    TextDeltaEvent,
+    ToolCallFinishedEvent,
+    ToolCallStartedEvent,
+)
+from ._result import AgentRunResult, RunStatus
+from ._run import AgentRun
+from ._state import Interrupted, PendingInterrupt, Ready, RunState
+
+__all__ = [
+    "Agent",
+    "AgentRun",
+    "AgentRunResult",
+    "CompletedEvent",
+    "Event",
+    "EventName",
+    "FailedEvent",
+    "Interrupted",
+    "InterruptedEvent",
+    "MessageEvent",
+    "PendingInterrupt",
+    "Ready",
+    "ResolvedEvent",
+    "RunStartedEvent",
+    "RunState",
+    "RunStatus",
+    "TextDeltaEvent",
+    "ToolCallFinishedEvent",
+    "ToolCallStartedEvent",
+]

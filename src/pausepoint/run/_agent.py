@@ -1,0 +1,62 @@
+"""`Agent`: a model, its actions and its instructions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from ..actions import Action
+from ..models import ActionSpec, Model
+from ..transcript import Prompt
+
+if TYPE_CHECKING:
+    from ._run import AgentRun
+
+__all__ = ["Agent"]
+
+
+class Agent:
+    """What a run runs: a model, the actions it may call, and instructions.
+
+    An agent holds no run state, so one agent can drive many runs, and a run saved in
+    one process can be continued by a new `Agent` built the same way in another::
+
+        agent = Agent(model=ScriptedModel([...]), actions=[delete_record], instructions="...")
+        run = agent.new_run("Delete record 7")
+        result = await run.run()
+    """
+
+    def __init__(
+        self,
+        *,
+        model: Model,
+        actions: Iterable[Action] = (),
+        instructions: str | None = None,
+    ) -> None:
+        by_name: dict[str, Action] = {}
+        for item in actions:
+            if not isinstance(item, Action):
+                raise TypeError(
+                    f"{item!r} is not an action; decorate the function with @action first."
+                )
+            if item.name in by_name:
+                raise ValueError(
+                    f"Two actions are named {item.name!r}; give one @action(name=...)."
+                )
+            by_name[item.name] = item
+        self.model = model
+        self.instructions = instructions
+        self.actions: Mapping[str, Action] = MappingProxyType(by_name)
+        self.action_specs: tuple[ActionSpec, ...] = tuple(
+            ActionSpec(a.name, a.description, a.input_schema()) for a in by_name.values()
+        )
+
+    def new_run(self, prompt: str | Prompt) -> AgentRun:
+        """A run over a new transcript that starts with this user message (or over `prompt`)."""
+        from ._run import AgentRun
+
+        return AgentRun(self, prompt)
+
+    def __repr__(self) -> str:
+        return f"Agent(model={self.model!r}, actions={list(self.actions)})"

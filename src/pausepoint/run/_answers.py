@@ -1,0 +1,128 @@
+"""Checking an answer against the interrupt it answers, before anything is recorded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+from pydantic import BaseModel, JsonValue, ValidationError
+
+from ..actions import Action, Rejection
+from ..errors import InvalidResolutionError, ResolutionProblem
+from ..transcript import ErrorInfo, InterruptEntry
+
+__all__ = ["ApprovalAnswer", "as_error_info", "check_answer", "parse_approval"]
+
+_APPROVAL_KEYS = frozenset({"approved", "editedArgs", "payload"})
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalAnswer:
+    """A tool-approval answer: `True`/`False` or `{approved, editedArgs?, payload?}`."""
+
+    approved: bool
+    edited_args: dict[str, Any] | None = None
+    payload: Any = None
+
+
+def parse_approval(data: JsonValue) -> ApprovalAnswer:
+    """Read a tool-approval answer; raises `InvalidResolutionError` for any other shape."""
+    if isinstance(data, bool):
+        return ApprovalAnswer(approved=data)
+    if not isinstance(data, dict):
+        raise _invalid("$", "a tool approval is answered with True, False or {approved: ...}")
+    unknown = sorted(set(data) - _APPROVAL_KEYS)
+    if unknown:
+        raise _invalid(f"$.{unknown[0]}", "unknown key; allowed: approved, editedArgs, payload")
+    approved = data.get("approved")
+    if not isinstance(approved, bool):
+        raise _invalid("$.approved", "required, and must be true or false")
+    edited = data.get("editedArgs")
+    if edited is not None:
+        if not approved:
+            raise _invalid(
+                "$.editedArgs", "only an approval may edit the arguments", "invalid-edited-args"
+            )
+        if not isinstance(edited, dict):
+            raise _invalid("$.editedArgs", "must be an object", "invalid-edited-args")
+    return ApprovalAnswer(approved=approved, edited_args=edited, payload=data.get("payload"))
+
+
+def check_answer(
+    entry: InterruptEntry,
+    data: JsonValue,
+    *,
+    action: Action | None,
+    response_model: type[BaseModel] | None = None,
+) -> None:
+    """Raise `InvalidResolutionError` when `data` does not answer `entry`; else return."""
+    if entry.kind == "tool-approval":
+        answer = parse_approval(data)
+        if answer.edited_args is not None and action is not None:
+            try:
+                action.validate_input(answer.edited_args)
+            except ValidationError as exc:
+                raise InvalidResolutionError(
+                    [
+                        ResolutionProblem(
+                            _pydantic_path(err["loc"], "$.editedArgs"),
+                            err["msg"],
+                            "invalid-edited-args",
+                        )
+                        for err in exc.errors()
+                    ],
+                    summary=f"The edited arguments do not fit {action.name}'s input",
+                ) from None
+        return
+    if response_model is not None:
+        try:
+            response_model.model_validate(data)
+        except ValidationError as exc:
+            raise InvalidResolutionError(
+                [
+                    ResolutionProblem(_pydantic_path(err["loc"], "$"), err["msg"])
+                    for err in exc.errors()
+                ]
+            ) from None
+        return
+    if entry.response_schema is not None:
+        validator = jsonschema.Draft202012Validator(entry.response_schema)
+        problems = [
+            ResolutionProblem(error.json_path, error.message)
+            for error in sorted(validator.iter_errors(data), key=lambda e: e.json_path)
+        ]
+        if problems:
+            raise InvalidResolutionError(problems)
+
+
+def as_error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) -> ErrorInfo:
+    """The `{name, message}` a rejection records, from any of the accepted forms."""
+    if error is None:
+        return ErrorInfo(name="Rejected", message="The user declined.")
+    if isinstance(error, str):
+        return ErrorInfo(name="Rejected", message=error)
+    if isinstance(error, Rejection | ErrorInfo):
+        return ErrorInfo(name=error.name, message=error.message)
+    if isinstance(error, dict):
+        try:
+            return ErrorInfo.model_validate({"name": "Rejected", **error})
+        except ValidationError as exc:
+            raise TypeError(
+                f"A rejection dict needs string 'name' and 'message' keys: {exc.errors()[0]['msg']}"
+            ) from None
+    raise TypeError(
+        "reject() takes a Rejection(name=..., message=...), a message string, a "
+        f"{{'name', 'message'}} dict or nothing, not {type(error).__name__}."
+    )
+
+
+def _pydantic_path(loc: tuple[int | str, ...], root: str) -> str:
+    path = root
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return path
+
+
+def _invalid(path: str, message: str, code: str = "invalid-payload") -> InvalidResolutionError:
+    return InvalidResolutionError([ResolutionProblem(path, message, code)])

@@ -1,0 +1,161 @@
+"""Typed run events and the registry that delivers them to handlers."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
+
+from ..transcript import AssistantMessage, ErrorInfo, InterruptEntry, Resolution, ToolCall
+
+if TYPE_CHECKING:
+    from ._result import AgentRunResult
+
+__all__ = [
+    "CompletedEvent",
+    "Event",
+    "EventHandler",
+    "EventName",
+    "Events",
+    "FailedEvent",
+    "InterruptedEvent",
+    "MessageEvent",
+    "ResolvedEvent",
+    "RunStartedEvent",
+    "TextDeltaEvent",
+    "ToolCallFinishedEvent",
+    "ToolCallStartedEvent",
+]
+
+logger = logging.getLogger("pausepoint")
+
+EventName = Literal[
+    "run_started",
+    "text_delta",
+    "message",
+    "tool_call_started",
+    "tool_call_finished",
+    "interrupted",
+    "resolved",
+    "completed",
+    "failed",
+    "*",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RunStartedEvent:
+    name: ClassVar[str] = "run_started"
+    run_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TextDeltaEvent:
+    name: ClassVar[str] = "text_delta"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MessageEvent:
+    name: ClassVar[str] = "message"
+    message: AssistantMessage
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallStartedEvent:
+    name: ClassVar[str] = "tool_call_started"
+    tool_call: ToolCall
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallFinishedEvent:
+    name: ClassVar[str] = "tool_call_finished"
+    tool_call: ToolCall
+
+
+@dataclass(frozen=True, slots=True)
+class InterruptedEvent:
+    name: ClassVar[str] = "interrupted"
+    tool_call: ToolCall
+    interrupt: InterruptEntry
+
+    @property
+    def message(self) -> str:
+        return self.interrupt.message
+
+    @property
+    def data(self) -> Any:
+        return self.interrupt.data
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedEvent:
+    name: ClassVar[str] = "resolved"
+    tool_call: ToolCall
+    interrupt: InterruptEntry
+    resolution: Resolution
+
+
+@dataclass(frozen=True, slots=True)
+class CompletedEvent:
+    name: ClassVar[str] = "completed"
+    result: AgentRunResult
+
+
+@dataclass(frozen=True, slots=True)
+class FailedEvent:
+    name: ClassVar[str] = "failed"
+    error: ErrorInfo
+    exception: BaseException | None
+
+
+Event: TypeAlias = (
+    RunStartedEvent
+    | TextDeltaEvent
+    | MessageEvent
+    | ToolCallStartedEvent
+    | ToolCallFinishedEvent
+    | InterruptedEvent
+    | ResolvedEvent
+    | CompletedEvent
+    | FailedEvent
+)
+EventHandler: TypeAlias = Callable[[Any], Awaitable[None] | None]
+
+_NAMES = frozenset(EventName.__args__)  # type: ignore[attr-defined]
+
+
+class Events:
+    """Handlers by event name; `"*"` receives every event."""
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, list[EventHandler]] = {}
+
+    def on(self, name: EventName, handler: EventHandler) -> Callable[[], None]:
+        if name not in _NAMES:
+            raise ValueError(
+                f"Unknown event {name!r}; choose one of {', '.join(sorted(_NAMES))}."
+            )
+        handlers = self._handlers.setdefault(name, [])
+        handlers.append(handler)
+
+        def off() -> None:
+            if handler in handlers:
+                handlers.remove(handler)
+
+        return off
+
+    async def emit(self, event: Event) -> None:
+        named = self._handlers.get(event.name)
+        every = self._handlers.get("*")
+        if not named and not every:
+            return
+        for handler in [*(named or ()), *(every or ())]:
+            try:
+                outcome = handler(event)
+                if inspect.isawaitable(outcome):
+                    await outcome
+            except Exception:
+                logger.exception("A %r event handler raised; the run goes on.", event.name)

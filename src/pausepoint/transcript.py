@@ -1,0 +1,244 @@
+"""The transcript: a run's whole state as plain pydantic data.
+
+A `Prompt` is everything a run needs to continue: instructions, the ordered items and the
+interrupt history of every tool call. It round-trips through JSON unchanged, so a
+suspended run can be saved and answered in another process::
+
+    saved = run.prompt.model_dump_json()
+    again = AgentRun(agent, Prompt.model_validate_json(saved))
+
+Nothing here does I/O or knows about models, actions or widgets.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AssistantMessage",
+    "ErrorInfo",
+    "InterruptEntry",
+    "InterruptKind",
+    "Item",
+    "Prompt",
+    "RejectResolution",
+    "Resolution",
+    "ResumeResolution",
+    "ToolCall",
+    "ToolCallRequest",
+    "ToolCallStatus",
+    "UserMessage",
+    "new_id",
+    "utc_now",
+]
+
+SCHEMA_VERSION = 1
+
+ToolCallStatus = Literal["pending", "running", "interrupted", "succeeded", "failed", "rejected"]
+InterruptKind = Literal["generic", "tool-approval"]
+
+
+def new_id(prefix: str) -> str:
+    """A short random id with a readable prefix, e.g. ``run_5f0c2a9d41e8``."""
+    return f"{prefix}_{uuid.uuid4().hex[:16]}"
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class ErrorInfo(_Model):
+    """A failure as the model sees it: a short name and a human-readable message."""
+
+    name: str
+    message: str
+
+
+class ResumeResolution(_Model):
+    """The interrupt was answered with `resume(data)`."""
+
+    type: Literal["resume"] = "resume"
+    data: JsonValue = None
+    at: datetime = Field(default_factory=utc_now)
+
+
+class RejectResolution(_Model):
+    """The interrupt was declined with `reject(error)`."""
+
+    type: Literal["reject"] = "reject"
+    error: ErrorInfo
+    at: datetime = Field(default_factory=utc_now)
+
+
+Resolution = Annotated[ResumeResolution | RejectResolution, Field(discriminator="type")]
+
+
+class InterruptEntry(_Model):
+    """One pause of a tool call: what it asked, its private checkpoint and the answer.
+
+    `resolution` is absent while the entry is pending; it is the only field ever written
+    after the entry is appended.
+    """
+
+    id: str = Field(default_factory=lambda: new_id("int"))
+    kind: InterruptKind = "generic"
+    message: str
+    data: JsonValue = None
+    state: JsonValue = None
+    response_schema: dict[str, JsonValue] | None = None
+    created_at: datetime = Field(default_factory=utc_now)
+    expires_at: datetime | None = None
+    resolution: Resolution | None = None
+
+    @property
+    def is_pending(self) -> bool:
+        return self.resolution is None
+
+
+class ToolCallRequest(_Model):
+    """A tool call as the model asked for it."""
+
+    id: str
+    name: str
+    input: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class UserMessage(_Model):
+    type: Literal["user"] = "user"
+    text: str
+
+
+class AssistantMessage(_Model):
+    type: Literal["assistant"] = "assistant"
+    text: str = ""
+    tool_calls: list[ToolCallRequest] = Field(default_factory=list)
+
+
+class ToolCall(_Model):
+    """The record of one executed (or executing, or suspended) tool call.
+
+    `id` is the id of the request in the assistant message it answers.
+    """
+
+    type: Literal["tool"] = "tool"
+    id: str
+    name: str
+    input: dict[str, JsonValue] = Field(default_factory=dict)
+    status: ToolCallStatus = "pending"
+    result: JsonValue = None
+    error: ErrorInfo | None = None
+    interrupts: list[InterruptEntry] = Field(default_factory=list)
+
+    @property
+    def latest_interrupt(self) -> InterruptEntry | None:
+        return self.interrupts[-1] if self.interrupts else None
+
+    @property
+    def pending_interrupt(self) -> InterruptEntry | None:
+        """The unanswered entry this call waits on, if any (always the latest one)."""
+        latest = self.latest_interrupt
+        return latest if latest is not None and latest.is_pending else None
+
+    @property
+    def is_settled(self) -> bool:
+        """Finished for good: succeeded, failed or rejected."""
+        return self.status in ("succeeded", "failed", "rejected")
+
+
+Item = Annotated[UserMessage | AssistantMessage | ToolCall, Field(discriminator="type")]
+
+
+class Prompt(_Model):
+    """Everything a run is: instructions, ids and the ordered transcript items.
+
+    >>> prompt = Prompt.from_user("Delete record 7")
+    >>> Prompt.model_validate_json(prompt.model_dump_json()) == prompt
+    True
+    """
+
+    schema_version: int = SCHEMA_VERSION
+    thread_id: str = Field(default_factory=lambda: new_id("thread"))
+    run_id: str = Field(default_factory=lambda: new_id("run"))
+    instructions: str | None = None
+    items: list[Item] = Field(default_factory=list)
+
+    # Interrupt id -> position of its tool call in `items`; rebuilt whenever it is stale,
+    # so answering by id costs the same on a 10-item and a 10,000-item transcript.
+    _interrupt_index: dict[str, int] = PrivateAttr(default_factory=dict)
+
+    @classmethod
+    def from_user(cls, text: str, *, instructions: str | None = None, **ids: Any) -> Prompt:
+        """A new transcript that starts with one user message."""
+        return cls(instructions=instructions, items=[UserMessage(text=text)], **ids)
+
+    def current_turn(self) -> tuple[AssistantMessage | None, list[ToolCall]]:
+        """The latest assistant message and the tool call records that follow it.
+
+        Cost is proportional to the number of calls in that turn, not to the transcript.
+        """
+        records: list[ToolCall] = []
+        for item in reversed(self.items):
+            if isinstance(item, ToolCall):
+                records.append(item)
+                continue
+            if isinstance(item, AssistantMessage):
+                records.reverse()
+                return item, records
+            break
+        records.reverse()
+        return None, records
+
+    def pending(self) -> list[tuple[ToolCall, InterruptEntry]]:
+        """Unanswered interrupts, oldest first. Interrupts only ever wait in the latest turn."""
+        _, records = self.current_turn()
+        found = [(r, r.pending_interrupt) for r in records]
+        return [(r, e) for r, e in found if e is not None]
+
+    def find_interrupt(self, interrupt_id: str) -> tuple[ToolCall, InterruptEntry] | None:
+        """The tool call and entry with this id, anywhere in the transcript."""
+        for _ in range(2):
+            position = self._interrupt_index.get(interrupt_id)
+            if position is not None and position < len(self.items):
+                item = self.items[position]
+                if isinstance(item, ToolCall):
+                    for entry in item.interrupts:
+                        if entry.id == interrupt_id:
+                            return item, entry
+            self._reindex()
+        return None
+
+    def note_interrupt(self, record: ToolCall, entry: InterruptEntry) -> None:
+        """Remember where a newly appended entry lives (the record is near the end)."""
+        for position in range(len(self.items) - 1, -1, -1):
+            if self.items[position] is record:
+                self._interrupt_index[entry.id] = position
+                return
+
+    def _reindex(self) -> None:
+        self._interrupt_index = {
+            entry.id: position
+            for position, item in enumerate(self.items)
+            if isinstance(item, ToolCall)
+            for entry in item.interrupts
+        }
+
+    def tool_calls(self) -> Iterator[ToolCall]:
+        return (item for item in self.items if isinstance(item, ToolCall))
+
+    @property
+    def output(self) -> str | None:
+        """The text of the final assistant message, once the run has completed."""
+        last = self.items[-1] if self.items else None
+        if isinstance(last, AssistantMessage) and not last.tool_calls:
+            return last.text
+        return None
