@@ -76,7 +76,7 @@ class Rejection(BaseModel):
     message: str = "The user declined."
 
 
-class ActionInterrupt(Exception):  # noqa: N818 - the seed's name, used as control flow
+class ActionInterrupt(Exception):
     """Raised inside an action to pause the run until a person answers.
 
     `data` tells the person what is needed; `state` is the action's private checkpoint,

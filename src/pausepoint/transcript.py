@@ -13,9 +13,9 @@ Nothing here does I/O or knows about models, actions or widgets.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, overload
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
 
@@ -33,6 +33,7 @@ __all__ = [
     "ToolCall",
     "ToolCallRequest",
     "ToolCallStatus",
+    "TranscriptView",
     "UserMessage",
     "new_id",
     "utc_now",
@@ -176,6 +177,14 @@ class Prompt(_Model):
     # so answering by id costs the same on a 10-item and a 10,000-item transcript.
     _interrupt_index: dict[str, int] = PrivateAttr(default_factory=dict)
 
+    def __eq__(self, other: object) -> bool:
+        # The index is a cache: two prompts with the same data are equal whatever it holds.
+        if isinstance(other, Prompt):
+            return self.__dict__ == other.__dict__
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
     @classmethod
     def from_user(cls, text: str, *, instructions: str | None = None, **ids: Any) -> Prompt:
         """A new transcript that starts with one user message."""
@@ -232,6 +241,10 @@ class Prompt(_Model):
             for entry in item.interrupts
         }
 
+    def snapshot(self) -> TranscriptView:
+        """A read-only view of the items as they are now; later appends stay out of it."""
+        return TranscriptView(self.items, len(self.items))
+
     def tool_calls(self) -> Iterator[ToolCall]:
         return (item for item in self.items if isinstance(item, ToolCall))
 
@@ -242,3 +255,34 @@ class Prompt(_Model):
         if isinstance(last, AssistantMessage) and not last.tool_calls:
             return last.text
         return None
+
+
+class TranscriptView(Sequence[Item]):
+    """The first `length` items of a transcript, without copying them."""
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[Item], length: int) -> None:
+        self._items = items
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Item]: ...
+
+    def __getitem__(self, index: int | slice) -> Item | Sequence[Item]:
+        if isinstance(index, slice):
+            return self._items[: self._length][index]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("transcript index out of range")
+        return self._items[index]
+
+    def __repr__(self) -> str:
+        return f"TranscriptView({self._length} items)"

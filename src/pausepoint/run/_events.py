@@ -135,9 +135,7 @@ class Events:
 
     def on(self, name: EventName, handler: EventHandler) -> Callable[[], None]:
         if name not in _NAMES:
-            raise ValueError(
-                f"Unknown event {name!r}; choose one of {', '.join(sorted(_NAMES))}."
-            )
+            raise ValueError(f"Unknown event {name!r}; choose one of {', '.join(sorted(_NAMES))}.")
         handlers = self._handlers.setdefault(name, [])
         handlers.append(handler)
 

@@ -131,7 +131,9 @@ class ToolRunner:
             return
         except Exception as exc:
             logger.debug("Action %s raised; recorded as its failure.", action.name, exc_info=True)
-            await self._settle(record, "failed", ErrorInfo(name=type(exc).__name__, message=str(exc)))
+            await self._settle(
+                record, "failed", ErrorInfo(name=type(exc).__name__, message=str(exc))
+            )
             return
         try:
             record.result = to_json_value(value, f"The result of action {action.name!r}")

@@ -134,16 +134,16 @@ class AgentRun:
         `RunSuspendedError` while an interrupt waits for an answer, changing nothing.
         Interrupts whose `expires_at` passed are declined as expired, and the run goes on.
         """
-        pending = self._prompt.pending()
-        now = utc_now()
-        waiting = [e for _, e in pending if e.expires_at is None or e.expires_at > now]
-        if waiting:
-            ids = ", ".join(e.id for e in waiting)
-            raise RunSuspendedError(
-                f"The run waits on {len(waiting)} interrupt(s) ({ids}). Answer with "
-                "run.resume(data) or run.reject(reason) before calling run() again."
-            )
         with self._busy_guard():
+            pending = self._prompt.pending()
+            now = utc_now()
+            waiting = [e for _, e in pending if e.expires_at is None or e.expires_at > now]
+            if waiting:
+                ids = ", ".join(e.id for e in waiting)
+                raise RunSuspendedError(
+                    f"The run waits on {len(waiting)} interrupt(s) ({ids}). Answer with "
+                    "run.resume(data) or run.reject(reason) before calling run() again."
+                )
             for record, entry in pending:
                 error = ErrorInfo(
                     name="InterruptExpired",
@@ -300,7 +300,7 @@ class AgentRun:
     async def _ask_model(self) -> ModelResponse:
         request = ModelRequest(
             instructions=self._prompt.instructions,
-            items=self._prompt.items,
+            items=self._prompt.snapshot(),
             actions=self.agent.action_specs,
         )
         model: Any = self.agent.model
