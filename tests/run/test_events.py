@@ -22,6 +22,7 @@ async def test_events_arrive_in_order_for_a_full_interrupt_cycle(delete_record: 
         "message",
         "tool_call_started",
         "interrupted",
+        "run_finished",
         "resolved",
         "run_started",
         "tool_call_started",
@@ -29,6 +30,7 @@ async def test_events_arrive_in_order_for_a_full_interrupt_cycle(delete_record: 
         "text_delta",
         "message",
         "completed",
+        "run_finished",
     ]
 
 

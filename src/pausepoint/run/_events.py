@@ -23,6 +23,7 @@ __all__ = [
     "InterruptedEvent",
     "MessageEvent",
     "ResolvedEvent",
+    "RunFinishedEvent",
     "RunStartedEvent",
     "TextDeltaEvent",
     "ToolCallFinishedEvent",
@@ -41,6 +42,7 @@ EventName = Literal[
     "resolved",
     "completed",
     "failed",
+    "run_finished",
     "*",
 ]
 
@@ -111,6 +113,14 @@ class FailedEvent:
     exception: BaseException | None
 
 
+@dataclass(frozen=True, slots=True)
+class RunFinishedEvent:
+    """Fires whenever `run()`, `resume()` or `reject()` returns, whatever the status."""
+
+    name: ClassVar[str] = "run_finished"
+    result: AgentRunResult
+
+
 Event: TypeAlias = (
     RunStartedEvent
     | TextDeltaEvent
@@ -121,6 +131,7 @@ Event: TypeAlias = (
     | ResolvedEvent
     | CompletedEvent
     | FailedEvent
+    | RunFinishedEvent
 )
 EventHandler: TypeAlias = Callable[[Any], Awaitable[None] | None]
 

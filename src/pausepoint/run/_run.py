@@ -43,6 +43,7 @@ from ._events import (
     FailedEvent,
     MessageEvent,
     ResolvedEvent,
+    RunFinishedEvent,
     RunStartedEvent,
     TextDeltaEvent,
     ToolCallFinishedEvent,
@@ -149,8 +150,11 @@ class AgentRun:
                     name="InterruptExpired",
                     message=f"Nobody answered before the interrupt expired ({entry.expires_at}).",
                 )
-                self._record(entry, RejectResolution(error=error))
+                resolution = RejectResolution(error=error)
+                self._record(entry, resolution)
                 record.status, record.error = "rejected", error
+                await self._emit(ResolvedEvent(record, entry, resolution))
+                await self._emit(ToolCallFinishedEvent(record))
             if message is not None:
                 self._prompt.items.append(UserMessage(text=message))
             return await self._advance()
@@ -254,6 +258,11 @@ class AgentRun:
     async def _advance(self) -> AgentRunResult:
         self._loop = asyncio.get_running_loop()
         await self._emit(RunStartedEvent(self.id))
+        result = await self._advance_until_stop()
+        await self._emit(RunFinishedEvent(result))
+        return result
+
+    async def _advance_until_stop(self) -> AgentRunResult:
         while True:
             assistant, records = self._prompt.current_turn()
             open_records = [r for r in records if needs_work(r)]
