@@ -58,5 +58,15 @@ class Agent:
 
         return AgentRun(self, prompt)
 
+    def start(self, prompt: str | Prompt) -> AgentRun:
+        """A new run, started in the background on the running loop; returns at once.
+
+        In a notebook, show it as the cell's result to watch it live::
+
+            run = agent.start("Refund order 42")
+            run
+        """
+        return self.new_run(prompt).start()
+
     def __repr__(self) -> str:
         return f"Agent(model={self.model!r}, actions={list(self.actions)})"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+import logging
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -52,7 +53,12 @@ from ._execute import ToolRunner, needs_work
 from ._result import AgentRunResult, RunStatus
 from ._state import PendingInterrupt, RunState, derive_state
 
+if TYPE_CHECKING:
+    from ..widget import RunView
+
 __all__ = ["AgentRun"]
+
+logger = logging.getLogger("pausepoint")
 
 
 class AgentRun:
@@ -77,6 +83,8 @@ class AgentRun:
         self._events = Events()
         self._busy = False
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._view: RunView | None = None
+        self._task: asyncio.Task[AgentRunResult] | None = None
         # Pydantic classes of answers awaited by this process; after a restore the JSON
         # Schema recorded in the entry is used instead.
         self._response_models: dict[str, type[BaseModel]] = {}
@@ -327,5 +335,78 @@ class AgentRun:
             raise RuntimeError("The model's stream ended without a complete response.")
         return final
 
+    # -- in a notebook ---------------------------------------------------------------
+
+    @property
+    def view(self) -> RunView:
+        """The live notebook view of this run (one per run, shared by every display)."""
+        if self._view is None:
+            from ..widget import RunView
+
+            self._view = RunView(self)
+        return self._view
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.view._repr_mimebundle_(**kwargs)
+
+    @property
+    def task(self) -> asyncio.Task[AgentRunResult] | None:
+        """The background task started by `Agent.start`, if any."""
+        return self._task
+
+    def start(self) -> AgentRun:
+        """Run in the background on the current event loop; returns at once.
+
+        In a notebook the cell finishes while the run goes on, and its view updates live.
+        Needs a running loop (a notebook cell, or async code).
+        """
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise RuntimeError(
+                "start() needs a running event loop, as in a notebook cell or async code. "
+                "In a plain script use `await run.run()` or `run.run_sync()`."
+            ) from None
+        self._task = loop.create_task(self.run())
+        self._task.add_done_callback(_report_background_failure)
+        return self
+
+    # -- without await -----------------------------------------------------------------
+
+    def run_sync(self, message: str | None = None) -> AgentRunResult:
+        """`run()` for code that does not `await`: scripts and notebook cells alike."""
+        return _block_on(self.run(message))
+
+    def resume_sync(self, data: Any = None, *, interrupt: str | None = None) -> AgentRunResult:
+        """`resume()` for code that does not `await`."""
+        return _block_on(self.resume(data, interrupt=interrupt))
+
+    def reject_sync(
+        self,
+        error: Rejection | ErrorInfo | str | dict[str, Any] | None = None,
+        *,
+        interrupt: str | None = None,
+    ) -> AgentRunResult:
+        """`reject()` for code that does not `await`."""
+        return _block_on(self.reject(error, interrupt=interrupt))
+
     def __repr__(self) -> str:
         return f"<AgentRun {self.id} {self.state.status}>"
+
+
+def _block_on(coro: Coroutine[Any, Any, AgentRunResult]) -> AgentRunResult:
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    # Inside a running loop (a notebook cell): let this one call nest, on this loop only.
+    # Never reached from widget handlers, which hand work to the loop instead.
+    import nest_asyncio2
+
+    nest_asyncio2.apply(loop)
+    return loop.run_until_complete(coro)
+
+
+def _report_background_failure(task: asyncio.Task[AgentRunResult]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("A background run raised", exc_info=task.exception())

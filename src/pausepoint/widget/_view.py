@@ -1,0 +1,353 @@
+"""`RunView`: the live view of an `AgentRun` in a notebook.
+
+The durable state (status, transcript items, pending cards) lives in traits, so a view
+opened later, or a saved notebook, shows the run as it is. While the run moves, changes
+travel as small custom messages (js/README.md); the `items` trait is kept current in the
+kernel without resending it, and is synced whole once at the end of each notebook cell.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..actions import Rejection
+from ..errors import InvalidResolutionError, PausepointError
+from ..run import (
+    AgentRun,
+    Event,
+    InterruptedEvent,
+    MessageEvent,
+    ResolvedEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextDeltaEvent,
+    ToolCallFinishedEvent,
+    ToolCallStartedEvent,
+)
+from ..transcript import ToolCall
+from ._cards import card_for
+
+__all__ = ["RunView"]
+
+logger = logging.getLogger("pausepoint")
+
+_STATIC = Path(__file__).parent / "static"
+_MISSING_BUNDLE = """
+export default { render({ el }) {
+  el.textContent = "pausepoint: the widget's front end is not built. Run `make js` in the "
+    + "pausepoint checkout, then restart the kernel.";
+} };
+"""
+TEXT_INTERVAL = 1 / 30
+"""Streaming text reaches the front end at most this often (seconds)."""
+
+
+class RunView(anywidget.AnyWidget):
+    """A live view of one run: transcript, status and answerable interrupt cards.
+
+    You rarely build one yourself: a run shown as a cell's last expression (or passed to
+    `display`) becomes one. All views of a run share one `RunView`::
+
+        run = agent.start("Refund order 42")
+        run            # the live view; clicking Approve calls run.resume(True)
+    """
+
+    _esm = _STATIC / "widget.js" if (_STATIC / "widget.js").exists() else _MISSING_BUNDLE
+    _css = _STATIC / "widget.css" if (_STATIC / "widget.css").exists() else ""
+
+    run_id = traitlets.Unicode("").tag(sync=True)
+    meta = traitlets.Dict().tag(sync=True)
+    status = traitlets.Unicode("idle").tag(sync=True)
+    error = traitlets.Any(None).tag(sync=True)
+    started_at = traitlets.Float(allow_none=True, default_value=None).tag(sync=True)
+    items: traitlets.List[Any] = traitlets.List().tag(sync=True)
+    pending: traitlets.List[Any] = traitlets.List().tag(sync=True)
+
+    def __init__(self, run: AgentRun) -> None:
+        prompt = run.prompt
+        pending = _cards(run)
+        super().__init__(
+            status="interrupted" if pending else ("running" if run.busy else "idle"),
+            pending=pending,
+            run_id=prompt.run_id,
+            meta={
+                "schema_version": prompt.schema_version,
+                "thread_id": prompt.thread_id,
+                "run_id": prompt.run_id,
+                "instructions": prompt.instructions,
+            },
+            items=[item.model_dump(mode="json") for item in prompt.items],
+        )
+        self._run = run
+        self._positions = {
+            item.id: i for i, item in enumerate(prompt.items) if isinstance(item, ToolCall)
+        }
+        self._items_dirty = False
+        self._text: list[str] = []
+        self._text_sent_at = 0.0
+        self._text_timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._home_loop = _current_loop()
+        self._off = run.on("*", self._on_event)
+        self.on_msg(self._on_msg)
+        _DIRTY_FLUSH.track(self)
+
+    @property
+    def run(self) -> AgentRun:
+        return self._run
+
+    def close(self) -> None:
+        self._off()
+        super().close()
+
+    # -- run events -> front end -----------------------------------------------------
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, TextDeltaEvent):
+            self._stream_text(event.text)
+            return
+        if isinstance(event, MessageEvent):
+            self._drop_text()
+        self._send_new_items()
+        if isinstance(
+            event,
+            ToolCallStartedEvent | ToolCallFinishedEvent | InterruptedEvent | ResolvedEvent,
+        ):
+            self._send_record(event.tool_call)
+        if isinstance(event, RunStartedEvent):
+            with self.hold_sync():
+                self.status, self.error, self.started_at = "running", None, time.time() * 1000
+        elif isinstance(event, InterruptedEvent | ResolvedEvent):
+            self._refresh_pending()
+        elif isinstance(event, RunFinishedEvent):
+            self._flush_text()
+            self._refresh_pending()
+            result = event.result
+            error = result.error.model_dump() if result.error else None
+            with self.hold_sync():
+                self.status, self.error = result.status, error
+
+    def _send_new_items(self) -> None:
+        items = self._run.prompt.items
+        start = len(self.items)
+        if len(items) == start:
+            return
+        fresh = []
+        for position in range(start, len(items)):
+            item = items[position]
+            if isinstance(item, ToolCall):
+                self._positions[item.id] = position
+            fresh.append(item.model_dump(mode="json"))
+        self.items.extend(fresh)
+        self._send_items(start, fresh)
+
+    def _send_record(self, record: ToolCall) -> None:
+        position = self._positions.get(record.id)
+        if position is None:
+            return
+        dumped = record.model_dump(mode="json")
+        self.items[position] = dumped
+        self._send_items(position, [dumped])
+
+    def _send_items(self, start: int, items: list[Any]) -> None:
+        self._items_dirty = True
+        self.send({"type": "items", "start": start, "items": items})
+
+    def _refresh_pending(self) -> None:
+        self.pending = _cards(self._run)
+
+    def _stream_text(self, text: str) -> None:
+        self._text.append(text)
+        if self._text_timer is not None:
+            return
+        wait = self._text_sent_at + TEXT_INTERVAL - time.monotonic()
+        if wait <= 0:
+            self._flush_text()
+        else:
+            self._text_timer = asyncio.get_running_loop().call_later(wait, self._flush_text)
+
+    def _flush_text(self) -> None:
+        if self._text_timer is not None:
+            self._text_timer.cancel()
+            self._text_timer = None
+        if self._text:
+            self.send({"type": "text", "delta": "".join(self._text)})
+            self._text.clear()
+            self._text_sent_at = time.monotonic()
+
+    def _drop_text(self) -> None:
+        # The message that follows carries the whole text.
+        if self._text_timer is not None:
+            self._text_timer.cancel()
+            self._text_timer = None
+        self._text.clear()
+
+    def sync_items(self) -> None:
+        """Send the whole transcript once, if it changed since the last time."""
+        if self._items_dirty and self.comm is not None:
+            self._items_dirty = False
+            self.send_state("items")
+
+    # -- front end requests -> run ---------------------------------------------------
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """Validate a request and hand it to the run's loop. May run on any thread."""
+        if not isinstance(content, dict):
+            return
+        request_id = content.get("requestId")
+        kind = content.get("type")
+        interrupt = content.get("interrupt")
+        if not isinstance(request_id, str):
+            logger.warning("pausepoint view: ignored a message without requestId: %r", content)
+            return
+        if kind not in ("resume", "reject") or not isinstance(interrupt, str):
+            self._respond_error(
+                request_id, "BadRequest", "Expected {type: resume|reject, interrupt: <id>}."
+            )
+            return
+        run = self._run
+        start: Callable[[], Coroutine[Any, Any, Any]]
+        if kind == "resume":
+            data = content.get("data")
+
+            def start() -> Coroutine[Any, Any, Any]:
+                return run.resume(data, interrupt=interrupt)
+        else:
+            reason = content.get("reason")
+            rejection = (
+                Rejection(message=reason) if isinstance(reason, str) and reason.strip() else None
+            )
+
+            def start() -> Coroutine[Any, Any, Any]:
+                return run.reject(rejection, interrupt=interrupt)
+
+        loop = self._target_loop()
+        if loop is None:
+            self._respond_error(
+                request_id, "NoEventLoop", "The kernel has no running event loop for this run."
+            )
+            return
+        future = asyncio.run_coroutine_threadsafe(self._answer(request_id, start), loop)
+        future.add_done_callback(_log_failure)
+
+    def _target_loop(self) -> asyncio.AbstractEventLoop | None:
+        for loop in (self._run.loop, self._home_loop):
+            if loop is not None and not loop.is_closed() and loop.is_running():
+                return loop
+        return None
+
+    async def _answer(
+        self,
+        request_id: str,
+        start: Callable[[], Coroutine[Any, Any, Any]],
+    ) -> None:
+        """Runs on the run's loop: reply ok once the answer is recorded, or the error."""
+        accepted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def on_resolved(event: Event) -> None:
+            # Handlers run inside the task that recorded the answer: only ours counts.
+            if asyncio.current_task() is task and not accepted.done():
+                accepted.set_result(None)
+
+        off = self._run.on("resolved", on_resolved)
+        task = asyncio.ensure_future(start())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_log_task_failure)
+        try:
+            await asyncio.wait({task, accepted}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            off()
+        if accepted.done():
+            self.send({"type": "response", "requestId": request_id, "ok": True})
+            return
+        exc = task.exception()
+        if exc is None:
+            self.send({"type": "response", "requestId": request_id, "ok": True})
+        else:
+            self._respond_exception(request_id, exc)
+
+    def _respond_exception(self, request_id: str, exc: BaseException) -> None:
+        problems = None
+        if isinstance(exc, InvalidResolutionError):
+            problems = [{"path": p.path, "message": p.message} for p in exc.problems]
+        self._respond_error(request_id, type(exc).__name__, str(exc), problems)
+
+    def _respond_error(
+        self,
+        request_id: str,
+        name: str,
+        message: str,
+        problems: list[dict[str, str]] | None = None,
+    ) -> None:
+        error: dict[str, Any] = {"name": name, "message": message}
+        if problems is not None:
+            error["problems"] = problems
+        self.send({"type": "response", "requestId": request_id, "ok": False, "error": error})
+
+
+def _cards(run: AgentRun) -> list[dict[str, Any]]:
+    actions = run.agent.actions
+    return [card_for(p, actions.get(p.tool_call.name)) for p in run.pending]
+
+
+def _current_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _log_failure(future: Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("pausepoint view: answering failed", exc_info=future.exception())
+
+
+def _log_task_failure(task: asyncio.Future[Any]) -> None:
+    if task.cancelled():
+        return
+    exc = task.exception()
+    if exc is not None and not isinstance(exc, PausepointError):
+        logger.error("pausepoint view: the run raised after an answer", exc_info=exc)
+
+
+class _CellEndSync:
+    """Syncs each live view's transcript whole once at the end of a notebook cell, so
+    that state saved by a headless run (nbclient) holds the final transcript too."""
+
+    def __init__(self) -> None:
+        self._views: weakref.WeakSet[RunView] = weakref.WeakSet()
+        self._hooked = False
+
+    def track(self, view: RunView) -> None:
+        self._views.add(view)
+        if self._hooked:
+            return
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return
+        shell = get_ipython()
+        if shell is not None:
+            shell.events.register("post_run_cell", self._flush)
+            self._hooked = True
+
+    def _flush(self, *_: Any) -> None:
+        for view in list(self._views):
+            try:
+                view.sync_items()
+            except Exception:
+                logger.exception("pausepoint view: syncing the transcript failed")
+
+
+_DIRTY_FLUSH = _CellEndSync()

@@ -1,0 +1,3 @@
+from tests.widget.recording import comms
+
+__all__ = ["comms"]

@@ -1,0 +1,80 @@
+"""A comm that records what the kernel would send to the front end, for kernel-less tests."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import comm
+import pytest
+from comm.base_comm import BaseComm
+
+
+class RecordingComm(BaseComm):
+    """Keeps every message instead of sending it; `browser_*` act as the front end would."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.messages: list[tuple[str, dict[str, Any]]] = []
+        self._lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    def publish_msg(
+        self,
+        msg_type: str,
+        data: Any = None,
+        metadata: Any = None,
+        buffers: Any = None,
+        **keys: Any,
+    ) -> None:
+        # Round-trip through JSON, as the wire would: later mutation cannot alter the record.
+        with self._lock:
+            self.messages.append((msg_type, json.loads(json.dumps(data or {}))))
+
+    # what the kernel sent
+
+    def custom(self, type_: str | None = None) -> list[dict[str, Any]]:
+        with self._lock:
+            sent = [d["content"] for t, d in self.messages if d.get("method") == "custom"]
+        return [c for c in sent if type_ is None or c.get("type") == type_]
+
+    def updates(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [d["state"] for t, d in self.messages if d.get("method") == "update"]
+
+    def opened_state(self) -> dict[str, Any]:
+        with self._lock:
+            return next(d["state"] for t, d in self.messages if t == "comm_open")
+
+    def bytes_sent(self) -> int:
+        with self._lock:
+            return sum(len(json.dumps(d)) for _, d in self.messages)
+
+    # what the front end sends
+
+    def browser_send(self, content: dict[str, Any]) -> None:
+        self.handle_msg(
+            {
+                "content": {
+                    "comm_id": self.comm_id,
+                    "data": {"method": "custom", "content": content},
+                },
+                "buffers": [],
+            }
+        )
+
+
+@pytest.fixture
+def comms(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RecordingComm]]:
+    """Every comm a widget opens during the test, recording."""
+    made: list[RecordingComm] = []
+
+    def create(*args: Any, **kwargs: Any) -> RecordingComm:
+        kwargs.pop("comm_id", None)
+        c = RecordingComm(*args, **kwargs)
+        made.append(c)
+        return c
+
+    monkeypatch.setattr(comm, "create_comm", create)
+    return made

@@ -1,0 +1,322 @@
+"""The view's Python side, without a kernel: what it sends, and answers from the front end."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, Field
+from tests.conftest import Recorder
+from tests.widget.recording import RecordingComm
+
+from pausepoint import (
+    Action,
+    ActionContext,
+    ActionInterrupt,
+    Agent,
+    AgentRun,
+    ScriptedModel,
+    action,
+    call,
+)
+from pausepoint.widget import RunView
+
+
+async def until(condition: Callable[[], Any]) -> Any:
+    """Wait (up to 5 s) until `condition()` is truthy; return its value."""
+    async with asyncio.timeout(5):
+        while not (value := condition()):
+            await asyncio.sleep(0.005)
+    return value
+
+
+class Refund(BaseModel):
+    order_id: int
+    amount: float = Field(gt=0)
+
+
+def refund_action(executed: list[Refund]) -> Action:
+    @action(needs_approval=True)
+    async def refund(input: Refund) -> str:
+        """Refund an order."""
+        executed.append(input)
+        return f"refunded {input.amount}"
+
+    return refund
+
+
+async def test_view_opens_with_the_full_state(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
+    ).new_run("x")
+    await run.run()
+
+    view = run.view
+    state = comms[-1].opened_state()
+
+    assert state["run_id"] == run.id
+    assert state["status"] == "interrupted"
+    assert state["items"] == [i.model_dump(mode="json") for i in run.prompt.items]
+    (card,) = state["pending"]
+    assert card["id"] == run.pending[0].id
+    assert card["kind"] == "generic"
+    assert card["message"] == "Approve deleting the record?"
+    assert card["toolName"] == "delete_record"
+    assert run.view is view
+
+
+async def test_run_events_become_small_item_messages(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7), "Gone."]), actions=[delete_record]
+    ).new_run("x")
+    run.view  # noqa: B018 - opening the view subscribes it
+    recording = comms[-1]
+
+    await run.run()
+
+    items_msgs = recording.custom("items")
+    # assistant + record appended together, then the record resent as it changed
+    assert items_msgs[0]["start"] == 1
+    assert [i["type"] for i in items_msgs[0]["items"]] == ["assistant", "tool"]
+    assert all(m["start"] == 2 and len(m["items"]) == 1 for m in items_msgs[1:])
+    assert items_msgs[-1]["items"][0]["status"] == "interrupted"
+    states = recording.updates()
+    assert {"status": "running"}.items() <= states[0].items()
+    assert states[-1]["status"] == "interrupted" or any(
+        s.get("status") == "interrupted" for s in states
+    )
+    assert run.view.pending[0]["id"] == run.pending[0].id
+    # the trait is current in the kernel without being resent
+    assert run.view.items == [i.model_dump(mode="json") for i in run.prompt.items]
+    assert not any("items" in s for s in states)
+
+
+@pytest.mark.parametrize("from_thread", [False, True])
+async def test_resume_request_runs_on_the_run_loop_and_answers_ok(
+    delete_record: Action, recorder: Recorder, comms: list[RecordingComm], from_thread: bool
+) -> None:
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7), "Gone."]), actions=[delete_record]
+    ).new_run("x")
+    await run.run()
+    recording = comms[-1] if run.view else None
+    assert recording is not None
+    message = {
+        "type": "resume",
+        "requestId": "r1",
+        "interrupt": run.pending[0].id,
+        "data": {"approved": True},
+    }
+    loop_threads: list[int] = []
+    run.on("tool_call_started", lambda e: loop_threads.append(threading.get_ident()))
+
+    if from_thread:
+        await asyncio.to_thread(recording.browser_send, message)
+    else:
+        recording.browser_send(message)
+
+    (response,) = await until(lambda: recording.custom("response"))
+    assert response == {"type": "response", "requestId": "r1", "ok": True}
+    await until(lambda: run.view.status == "completed")
+    assert recorder.count("delete_record") == 2
+    assert loop_threads == [threading.get_ident()]  # the action re-ran on the run's loop
+    assert run.prompt.output == "Gone."
+
+
+async def test_invalid_answer_gets_an_error_response_with_problems(
+    comms: list[RecordingComm],
+) -> None:
+    executed: list[Refund] = []
+    run = Agent(
+        model=ScriptedModel([call("refund", order_id=1, amount=5.0), "ok"]),
+        actions=[refund_action(executed)],
+    ).new_run("x")
+    await run.run()
+    recording = comms[-1] if run.view else None
+    assert recording is not None
+    before = run.prompt.model_dump_json()
+
+    recording.browser_send(
+        {
+            "type": "resume",
+            "requestId": "bad",
+            "interrupt": run.pending[0].id,
+            "data": {"approved": True, "editedArgs": {"order_id": 1, "amount": -3}},
+        }
+    )
+
+    (response,) = await until(lambda: recording.custom("response"))
+    assert response["ok"] is False
+    assert response["error"]["name"] == "InvalidResolutionError"
+    assert [p["path"] for p in response["error"]["problems"]] == ["$.editedArgs.amount"]
+    assert run.prompt.model_dump_json() == before
+    assert executed == []
+    assert run.view.status == "interrupted"
+
+
+async def test_double_click_runs_the_action_once(comms: list[RecordingComm]) -> None:
+    executed: list[Refund] = []
+    run = Agent(
+        model=ScriptedModel([call("refund", order_id=1, amount=5.0), "ok"]),
+        actions=[refund_action(executed)],
+    ).new_run("x")
+    await run.run()
+    recording = comms[-1] if run.view else None
+    assert recording is not None
+    interrupt = run.pending[0].id
+
+    threads = [
+        threading.Thread(
+            target=recording.browser_send,
+            args=({"type": "resume", "requestId": f"r{i}", "interrupt": interrupt, "data": True},),
+        )
+        for i in range(2)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+    responses = await until(
+        lambda: len(recording.custom("response")) == 2 and recording.custom("response")
+    )
+    assert sorted(r["ok"] for r in responses) == [False, True]
+    (refused,) = [r for r in responses if not r["ok"]]
+    assert refused["error"]["name"] == "InterruptAlreadyResolvedError"
+    await until(lambda: run.view.status == "completed")
+    assert len(executed) == 1
+
+
+async def test_reject_request_records_the_reason(
+    delete_record: Action, recorder: Recorder, comms: list[RecordingComm]
+) -> None:
+    model = ScriptedModel([call("delete_record", id=7), "Kept."])
+    run = Agent(model=model, actions=[delete_record]).new_run("x")
+    await run.run()
+    recording = comms[-1] if run.view else None
+    assert recording is not None
+
+    recording.browser_send(
+        {"type": "reject", "requestId": "r", "interrupt": run.pending[0].id, "reason": "Not now."}
+    )
+
+    await until(lambda: recording.custom("response"))
+    await until(lambda: run.view.status == "completed")
+    record = next(run.prompt.tool_calls())
+    assert record.error is not None
+    assert record.error.message == "Not now."
+    assert recorder.count("delete_record") == 1
+
+
+async def test_malformed_requests_are_answered_with_an_error(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
+    ).new_run("x")
+    await run.run()
+    recording = comms[-1] if run.view else None
+    assert recording is not None
+    before = run.prompt.model_dump_json()
+
+    recording.browser_send({"type": "explode", "requestId": "a"})
+    recording.browser_send({"type": "resume", "requestId": "b"})
+    recording.browser_send({"type": "resume", "requestId": "c", "interrupt": "int_missing"})
+    recording.browser_send({"type": "resume"})  # no id to answer: ignored
+
+    responses = await until(
+        lambda: len(recording.custom("response")) == 3 and recording.custom("response")
+    )
+    names = {r["requestId"]: r["error"]["name"] for r in responses}
+    assert names == {"a": "BadRequest", "b": "BadRequest", "c": "UnknownInterruptError"}
+    assert run.prompt.model_dump_json() == before
+
+
+async def test_streaming_text_is_coalesced(comms: list[RecordingComm]) -> None:
+    words = " ".join(f"w{i}" for i in range(1000))
+    run = Agent(model=ScriptedModel([words], token_delay=0.0005)).new_run("talk")
+    run.view  # noqa: B018
+    recording = comms[-1]
+    loop = asyncio.get_running_loop()
+
+    started = loop.time()
+    await run.run()
+    elapsed = loop.time() - started
+
+    texts = recording.custom("text")
+    assert 1 <= len(texts) <= elapsed * 30 + 2
+    assert len(texts) < 1000 / 10
+    assert run.view.items[-1]["text"] == words
+
+
+async def test_sync_items_sends_the_transcript_once_when_changed(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
+    ).new_run("x")
+    view = run.view
+    recording = comms[-1]
+    view.sync_items()
+    assert not any("items" in s for s in recording.updates())
+
+    await run.run()
+    view.sync_items()
+    view.sync_items()
+
+    synced = [s["items"] for s in recording.updates() if "items" in s]
+    assert synced == [[i.model_dump(mode="json") for i in run.prompt.items]]
+
+
+async def test_a_restored_run_can_be_answered_from_its_view(
+    delete_record: Action, recorder: Recorder, comms: list[RecordingComm]
+) -> None:
+    from pausepoint import Prompt
+
+    first = Agent(
+        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
+    ).new_run("x")
+    await first.run()
+    restored = AgentRun(
+        Agent(model=ScriptedModel(["Gone."]), actions=[delete_record]),
+        Prompt.model_validate_json(first.prompt.model_dump_json()),
+    )
+    view = RunView(restored)  # the run never ran here: answers go to the view's loop
+    recording = comms[-1]
+    assert view.status == "interrupted"
+
+    recording.browser_send(
+        {
+            "type": "resume",
+            "requestId": "r",
+            "interrupt": restored.pending[0].id,
+            "data": {"approved": True},
+        }
+    )
+
+    await until(lambda: view.status == "completed")
+    assert restored.prompt.output == "Gone."
+
+
+async def test_interrupt_with_schema_shows_it_on_the_card(comms: list[RecordingComm]) -> None:
+    class Shipping(BaseModel):
+        speed: str
+
+    @action
+    async def ship(ctx: ActionContext) -> str:
+        if ctx.resumption is None:
+            raise ActionInterrupt("Which speed?", response_schema=Shipping)
+        return ctx.resumption.data["speed"]
+
+    run = Agent(model=ScriptedModel([call("ship"), "ok"]), actions=[ship]).new_run("x")
+    await run.run()
+    (card,) = run.view.pending
+    assert card["responseSchema"] == Shipping.model_json_schema()
+    assert card["inputSchema"] is None
