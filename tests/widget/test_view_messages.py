@@ -28,7 +28,7 @@ from pausepoint.widget import RunView
 async def until(condition: Callable[[], Any]) -> Any:
     """Wait (up to 5 s) until `condition()` is truthy; return its value."""
     async with asyncio.timeout(5):
-        while not (value := condition()):
+        while not (value := condition()):  # noqa: ASYNC110 - set from other threads
             await asyncio.sleep(0.005)
     return value
 

@@ -1,5 +1,21 @@
-"""Models: the protocol a run talks to, and the offline scripted model."""
+"""Models: the protocol a run talks to, the offline models, and the OpenAI adapter.
 
+`OpenAIChatModel` is imported on first use, so the optional `openai` package is only
+needed by code that uses it.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from ._errors import (
+    ModelAuthenticationError,
+    ModelBadRequestError,
+    ModelConfigurationError,
+    ModelConnectionError,
+    ModelError,
+    ModelRateLimitError,
+    ModelServerError,
+    ModelTimeoutError,
+)
 from ._protocol import (
     ActionSpec,
     Model,
@@ -10,13 +26,27 @@ from ._protocol import (
     TextDelta,
     ToolCallDelta,
 )
+from .demo import DemoModel
 from .scripted import ScriptedModel, ScriptExhaustedError, Turn, call
+
+if TYPE_CHECKING:
+    from .openai import OpenAIChatModel
 
 __all__ = [
     "ActionSpec",
+    "DemoModel",
     "Model",
+    "ModelAuthenticationError",
+    "ModelBadRequestError",
+    "ModelConfigurationError",
+    "ModelConnectionError",
+    "ModelError",
+    "ModelRateLimitError",
     "ModelRequest",
     "ModelResponse",
+    "ModelServerError",
+    "ModelTimeoutError",
+    "OpenAIChatModel",
     "ScriptExhaustedError",
     "ScriptedModel",
     "StreamEvent",
@@ -26,3 +56,11 @@ __all__ = [
     "Turn",
     "call",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "OpenAIChatModel":
+        from .openai import OpenAIChatModel
+
+        return OpenAIChatModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
