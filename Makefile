@@ -27,6 +27,7 @@ test: lint typecheck unit
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_loop.py
+	$(BIN)/python benchmarks/bench_widget_sync.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -36,6 +36,7 @@ from ..run import (
 )
 from ..transcript import ToolCall
 from ._cards import card_for
+from ._throttle import Throttle
 
 __all__ = ["RunView"]
 
@@ -48,8 +49,8 @@ export default { render({ el }) {
     + "pausepoint checkout, then restart the kernel.";
 } };
 """
-TEXT_INTERVAL = 1 / 30
-"""Streaming text reaches the front end at most this often (seconds)."""
+UPDATE_INTERVAL = 1 / 30
+"""Transcript changes and streaming text each reach the front end at most this often (s)."""
 
 
 class RunView(anywidget.AnyWidget):
@@ -93,9 +94,10 @@ class RunView(anywidget.AnyWidget):
             item.id: i for i, item in enumerate(prompt.items) if isinstance(item, ToolCall)
         }
         self._items_dirty = False
+        self._changed: set[int] = set()
+        self._items_throttle = Throttle(UPDATE_INTERVAL, self._flush_items)
         self._text: list[str] = []
-        self._text_sent_at = 0.0
-        self._text_timer: asyncio.TimerHandle | None = None
+        self._text_throttle = Throttle(UPDATE_INTERVAL, self._flush_text)
         self._tasks: set[asyncio.Future[Any]] = set()
         self._home_loop = _current_loop()
         self._off = run.on("*", self._on_event)
@@ -108,89 +110,72 @@ class RunView(anywidget.AnyWidget):
 
     def close(self) -> None:
         self._off()
+        self._items_throttle.cancel()
+        self._text_throttle.cancel()
         super().close()
 
     # -- run events -> front end -----------------------------------------------------
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, TextDeltaEvent):
-            self._stream_text(event.text)
+            self._text.append(event.text)
+            self._text_throttle.poke()
             return
         if isinstance(event, MessageEvent):
-            self._drop_text()
-        self._send_new_items()
+            # The message carries the whole text: what is still buffered is not needed.
+            self._text.clear()
+            self._text_throttle.cancel()
         if isinstance(
             event,
             ToolCallStartedEvent | ToolCallFinishedEvent | InterruptedEvent | ResolvedEvent,
         ):
-            self._send_record(event.tool_call)
+            position = self._positions.get(event.tool_call.id)
+            if position is not None:
+                self._changed.add(position)
+        self._items_throttle.poke()
         if isinstance(event, RunStartedEvent):
             with self.hold_sync():
                 self.status, self.error, self.started_at = "running", None, time.time() * 1000
         elif isinstance(event, InterruptedEvent | ResolvedEvent):
-            self._refresh_pending()
+            self.pending = _cards(self._run)
         elif isinstance(event, RunFinishedEvent):
-            self._flush_text()
-            self._refresh_pending()
+            self._text_throttle.now()
+            self._items_throttle.now()
             result = event.result
-            error = result.error.model_dump() if result.error else None
             with self.hold_sync():
-                self.status, self.error = result.status, error
+                self.pending = _cards(self._run)
+                self.status = result.status
+                self.error = result.error.model_dump() if result.error else None
 
-    def _send_new_items(self) -> None:
+    def _flush_items(self) -> None:
+        """Send what changed since the last flush: new items and changed tool calls."""
         items = self._run.prompt.items
-        start = len(self.items)
-        if len(items) == start:
-            return
-        fresh = []
-        for position in range(start, len(items)):
+        mirror = self.items
+        for position in range(len(mirror), len(items)):
             item = items[position]
             if isinstance(item, ToolCall):
                 self._positions[item.id] = position
-            fresh.append(item.model_dump(mode="json"))
-        self.items.extend(fresh)
-        self._send_items(start, fresh)
-
-    def _send_record(self, record: ToolCall) -> None:
-        position = self._positions.get(record.id)
-        if position is None:
+            mirror.append(None)
+            self._changed.add(position)
+        if not self._changed:
             return
-        dumped = record.model_dump(mode="json")
-        self.items[position] = dumped
-        self._send_items(position, [dumped])
-
-    def _send_items(self, start: int, items: list[Any]) -> None:
+        positions = sorted(self._changed)
+        self._changed.clear()
         self._items_dirty = True
-        self.send({"type": "items", "start": start, "items": items})
-
-    def _refresh_pending(self) -> None:
-        self.pending = _cards(self._run)
-
-    def _stream_text(self, text: str) -> None:
-        self._text.append(text)
-        if self._text_timer is not None:
-            return
-        wait = self._text_sent_at + TEXT_INTERVAL - time.monotonic()
-        if wait <= 0:
-            self._flush_text()
-        else:
-            self._text_timer = asyncio.get_running_loop().call_later(wait, self._flush_text)
+        run_start = previous = positions[0]
+        for position in [*positions[1:], -1]:
+            if position == previous + 1:
+                previous = position
+                continue
+            dumped = [items[p].model_dump(mode="json") for p in range(run_start, previous + 1)]
+            mirror[run_start : previous + 1] = dumped
+            self.send({"type": "items", "start": run_start, "items": dumped})
+            run_start = previous = position
 
     def _flush_text(self) -> None:
-        if self._text_timer is not None:
-            self._text_timer.cancel()
-            self._text_timer = None
         if self._text:
             self.send({"type": "text", "delta": "".join(self._text)})
             self._text.clear()
-            self._text_sent_at = time.monotonic()
-
-    def _drop_text(self) -> None:
-        # The message that follows carries the whole text.
-        if self._text_timer is not None:
-            self._text_timer.cancel()
-            self._text_timer = None
-        self._text.clear()
 
     def sync_items(self) -> None:
         """Send the whole transcript once, if it changed since the last time."""

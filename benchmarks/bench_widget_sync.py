@@ -1,0 +1,104 @@
+"""Bytes a run's view sends to the front end, against the size of the final transcript.
+
+A scripted agent makes N tool calls (one per turn, every 10th pausing for an answer given
+at once) with a view attached to a recording comm. Printed: the bytes the view sent
+(the opening state, trait updates and custom messages), the size of the final transcript
+JSON, and their ratio. Beside it, the baseline a naive view would cost: the whole
+transcript resent at every run event. Goal: a ratio of at most 3.
+
+    python benchmarks/bench_widget_sync.py [--calls 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from typing import Any
+
+import comm
+from comm.base_comm import BaseComm
+
+from pausepoint import (
+    ActionContext,
+    ActionInterrupt,
+    Agent,
+    ModelRequest,
+    ScriptedModel,
+    ToolCallRequest,
+    action,
+)
+
+PAUSE_EVERY = 10
+
+
+class CountingComm(BaseComm):
+    """Counts the JSON bytes of every message instead of sending it."""
+
+    sent = 0
+
+    def publish_msg(self, msg_type: str, data: Any = None, *args: Any, **kwargs: Any) -> None:
+        CountingComm.sent += len(json.dumps(data or {}))
+
+
+@action
+async def lookup(n: int) -> dict[str, Any]:
+    """Return a small record for n."""
+    return {"n": n, "label": f"item {n}", "tags": ["a", "b"]}
+
+
+@action
+async def confirm(n: int, ctx: ActionContext) -> str:
+    """Ask before acting on n."""
+    if ctx.resumption is None:
+        raise ActionInterrupt(f"Act on {n}?", {"n": n}, state={"n": n})
+    return f"done {n}"
+
+
+def _script(calls: int) -> Any:
+    made = 0
+
+    def respond(request: ModelRequest) -> Any:
+        nonlocal made
+        if made == calls:
+            return "All done."
+        made += 1
+        name = "confirm" if made % PAUSE_EVERY == 0 else "lookup"
+        return ToolCallRequest(id=f"call_{made}", name=name, input={"n": made})
+
+    return respond
+
+
+async def measure(calls: int) -> tuple[int, int, int]:
+    comm.create_comm = lambda *a, **k: CountingComm(*a, **k)
+    CountingComm.sent = 0
+    run = Agent(model=ScriptedModel(_script(calls)), actions=[lookup, confirm]).new_run("go")
+    naive = 0
+
+    def resend_everything(event: object) -> None:
+        nonlocal naive
+        naive += len(json.dumps(run.view.items))
+
+    run.view  # noqa: B018 - attach the view
+    run.on("*", resend_everything)
+    result = await run.run()
+    while result.status == "interrupted":
+        result = await run.resume(True)
+    run.view.sync_items()  # what the end of the notebook cell sends
+    final = len(json.dumps([i.model_dump(mode="json") for i in run.prompt.items]))
+    return CountingComm.sent, final, naive
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=1000)
+    args = parser.parse_args()
+    sent, final, naive = asyncio.run(measure(args.calls))
+    print(f"tool calls:                      {args.calls}")
+    print(f"final transcript JSON:           {final:>12,} bytes")
+    print(f"sent by the view:                {sent:>12,} bytes  ratio {sent / final:6.2f}")
+    print(f"baseline, full resend per event: {naive:>12,} bytes  ratio {naive / final:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
