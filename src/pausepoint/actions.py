@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -186,16 +187,32 @@ def action(
     runs at all; the person may approve, approve with edited arguments, or decline.
     """
 
-    def build(f: Callable[..., Any]) -> Action:
-        return _build_action(f, name=name, description=description, needs_approval=needs_approval)
+    def build(f: Callable[..., Any], scope: dict[str, Any]) -> Action:
+        return _build_action(
+            f, scope, name=name, description=description, needs_approval=needs_approval
+        )
 
-    return build(fn) if fn is not None else build
+    # The caller's local names resolve hints of classes defined inside a function.
+    if fn is not None:
+        return build(fn, sys._getframe(1).f_locals)
+    return lambda f: build(f, sys._getframe(1).f_locals)
 
 
 def _build_action(
-    fn: Callable[..., Any], *, name: str | None, description: str | None, needs_approval: bool
+    fn: Callable[..., Any],
+    scope: dict[str, Any],
+    *,
+    name: str | None,
+    description: str | None,
+    needs_approval: bool,
 ) -> Action:
-    hints = inspect.get_annotations(fn, eval_str=True)
+    try:
+        hints = inspect.get_annotations(fn, eval_str=True, locals=scope)
+    except NameError as exc:
+        raise TypeError(
+            f"Action {fn.__name__!r}: a type hint names something not defined yet ({exc}). "
+            "Define the input model before the action."
+        ) from None
     params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
     context_param = next(
         (p.name for p in params if hints.get(p.name) is ActionContext or p.name == "ctx"), None
