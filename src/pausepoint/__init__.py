@@ -3,6 +3,8 @@
 >>> from pausepoint import Agent, ScriptedModel, action, call
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .actions import Action, ActionContext, ActionInterrupt, Rejection, Resumption, action
 from .errors import (
     InterruptAlreadyResolvedError,
@@ -20,9 +22,18 @@ from .errors import (
 )
 from .models import (
     ActionSpec,
+    DemoModel,
     Model,
+    ModelAuthenticationError,
+    ModelBadRequestError,
+    ModelConfigurationError,
+    ModelConnectionError,
+    ModelError,
+    ModelRateLimitError,
     ModelRequest,
     ModelResponse,
+    ModelServerError,
+    ModelTimeoutError,
     ScriptedModel,
     ScriptExhaustedError,
     StreamingModel,
@@ -61,6 +72,9 @@ from .transcript import (
     UserMessage,
 )
 
+if TYPE_CHECKING:
+    from .models.openai import OpenAIChatModel
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -73,6 +87,7 @@ __all__ = [
     "AgentRunResult",
     "AssistantMessage",
     "CompletedEvent",
+    "DemoModel",
     "ErrorInfo",
     "FailedEvent",
     "InterruptAlreadyResolvedError",
@@ -83,10 +98,19 @@ __all__ = [
     "InvalidResolutionError",
     "MessageEvent",
     "Model",
+    "ModelAuthenticationError",
+    "ModelBadRequestError",
+    "ModelConfigurationError",
+    "ModelConnectionError",
+    "ModelError",
+    "ModelRateLimitError",
     "ModelRequest",
     "ModelResponse",
+    "ModelServerError",
+    "ModelTimeoutError",
     "NoPendingInterruptError",
     "NotJSONError",
+    "OpenAIChatModel",
     "PausepointError",
     "PendingInterrupt",
     "Prompt",
@@ -120,3 +144,12 @@ __all__ = [
     "action",
     "call",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The OpenAI adapter loads on first use: `openai` is an optional dependency.
+    if name == "OpenAIChatModel":
+        from .models.openai import OpenAIChatModel
+
+        return OpenAIChatModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -94,3 +94,15 @@ async def test_text_streams_as_deltas_before_the_message() -> None:
     result = await run.run()
     assert "".join(parts) == result.output == "Hello there, friend."
     assert len(parts) == 3
+
+
+async def test_wait_returns_the_result_of_a_background_start(delete_record: Action) -> None:
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7), "Gone."]), actions=[delete_record]
+    ).start("x")
+    assert run.result is None
+    result = await run.wait()
+    assert result.status == "interrupted"
+    assert run.result is result
+    await run.resume({"approved": True})
+    assert (await run.wait()).status == "completed"

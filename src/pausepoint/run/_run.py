@@ -17,6 +17,7 @@ from ..errors import (
     InterruptExpiredError,
     NoPendingInterruptError,
     RunBusyError,
+    RunStateError,
     RunSuspendedError,
     UnknownInterruptError,
 )
@@ -85,6 +86,7 @@ class AgentRun:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._view: RunView | None = None
         self._task: asyncio.Task[AgentRunResult] | None = None
+        self._result: AgentRunResult | None = None
         # Pydantic classes of answers awaited by this process; after a restore the JSON
         # Schema recorded in the entry is used instead.
         self._response_models: dict[str, type[BaseModel]] = {}
@@ -267,6 +269,7 @@ class AgentRun:
         self._loop = asyncio.get_running_loop()
         await self._emit(RunStartedEvent(self.id))
         result = await self._advance_until_stop()
+        self._result = result
         await self._emit(RunFinishedEvent(result))
         return result
 
@@ -348,6 +351,24 @@ class AgentRun:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.view._repr_mimebundle_(**kwargs)
+
+    @property
+    def result(self) -> AgentRunResult | None:
+        """What the latest `run()`, `resume()` or `reject()` returned (None before any)."""
+        return self._result
+
+    async def wait(self) -> AgentRunResult:
+        """Wait until the run stops executing (a background start, or an answer given in
+        the view), then return its latest result::
+
+            run = agent.start("Refund order 42")
+            result = await run.wait()     # e.g. status "interrupted"
+        """
+        while self._busy or (self._task is not None and not self._task.done()):
+            await asyncio.sleep(0.01)
+        if self._result is None:
+            raise RunStateError("The run has not been started: call run() or start() first.")
+        return self._result
 
     @property
     def task(self) -> asyncio.Task[AgentRunResult] | None:
