@@ -364,7 +364,8 @@ class AgentRun:
             run = agent.start("Refund order 42")
             result = await run.wait()     # e.g. status "interrupted"
         """
-        while self._busy or (self._task is not None and not self._task.done()):
+        # Polling, not an asyncio.Event: a run may move between loops (run_sync).
+        while self._busy or (self._task is not None and not self._task.done()):  # noqa: ASYNC110
             await asyncio.sleep(0.01)
         if self._result is None:
             raise RunStateError("The run has not been started: call run() or start() first.")
