@@ -79,6 +79,11 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     settings.mkdir(parents=True)
     # Render every cell, so locators find cells that are scrolled out of view.
     (settings / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    notifications = base / "settings" / "@jupyterlab" / "apputils-extension"
+    notifications.mkdir(parents=True)
+    (notifications / "notification.jupyterlab-settings").write_text(
+        '{"fetchNews": "false", "checkForUpdates": false}'
+    )
     token = uuid.uuid4().hex
     port = _free_port()
     env = {
@@ -169,10 +174,14 @@ class Notebook:
         return self.page.locator(".jp-OutputArea-output .pp-root").nth(index)
 
     def screenshot(self, label: str) -> Path:
+        """The page as the user sees it, and each view whole (the notebook scrolls)."""
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{label}.png"
-        self.page.screenshot(path=str(path), full_page=True)
-        print(f"screenshot: {path}")
+        self.page.screenshot(path=str(path))
+        views = self.page.locator(".jp-OutputArea-output .pp-root")
+        for i in range(views.count()):
+            views.nth(i).screenshot(path=str(ARTIFACTS / f"{label}-view{i}.png"))
+        print(f"screenshots: {ARTIFACTS}/{label}*.png")
         return path
 
 

@@ -164,7 +164,10 @@ def test_html_in_model_text_renders_as_text_and_runs_nothing(open_notebook: Open
     expect(view).to_contain_text("bold")
     expect(view.locator("strong")).to_contain_text("bold")  # markdown still renders
 
+    expect(view).to_contain_text('<img src=x onerror="window.__pwned = 1">')
+    expect(view).to_contain_text("<script>window.__pwned = 2</script>")
     assert view.locator("script").count() == 0
+    assert view.locator("img").count() == 0
     assert view.locator("[onerror]").count() == 0
     assert nb.page.evaluate("() => window.__pwned") is None
     _kernel_says(nb, 1, "KERNEL ready | Look:")

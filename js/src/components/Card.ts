@@ -1,0 +1,220 @@
+import { html } from "htm/preact";
+import type { VNode } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { formatDuration, useNow, useUniqueId } from "../hooks";
+import { isFinalError, problemPath, reject, resume, type Outcome } from "../protocol";
+import type { Json, Model, PendingCard, ResponseError } from "../types";
+import type { EditorState } from "./JsonEditor";
+import { JsonBlock } from "./JsonBlock";
+import { AnswerEditor } from "./SchemaForm";
+
+type Phase = "idle" | "sending" | "sent" | "closed";
+
+const ERROR_TITLES: Record<string, string> = {
+  InvalidResolutionError: "The answer was not accepted.",
+  InterruptAlreadyResolvedError: "This interrupt has already been answered.",
+  InterruptExpiredError: "This interrupt has expired.",
+  RunBusyError: "The run is busy. Try again in a moment.",
+  UnknownInterruptError: "The run does not know this interrupt any more.",
+  NoPendingInterruptError: "Nothing is waiting for an answer any more.",
+  NotJSONError: "The answer is not JSON.",
+};
+
+function CardError({ error }: { error: ResponseError }) {
+  const problems = Array.isArray(error.problems) ? error.problems : [];
+  return html`<div class="pp-card-error" role="alert" data-testid="pp-card-error" data-error=${error.name}>
+    <strong>${ERROR_TITLES[error.name] ?? `${error.name}:`}</strong> ${error.message}
+    ${problems.length > 0
+      ? html`<ul class="pp-problems">
+          ${problems.map((p) => {
+            const path = problemPath(p.path);
+            return html`<li data-testid="pp-problem" data-path=${path}><code>${path || "(answer)"}</code>: ${p.message}</li>`;
+          })}
+        </ul>`
+      : null}
+  </div>`;
+}
+
+function serverErrorsOf(error: ResponseError | null): Record<string, string[]> | undefined {
+  if (!error || !Array.isArray(error.problems)) return undefined;
+  const byPath: Record<string, string[]> = {};
+  for (const problem of error.problems) (byPath[problemPath(problem.path)] ??= []).push(problem.message);
+  return byPath;
+}
+
+function RejectControls({ idPrefix, disabled, onReject }: { idPrefix: string; disabled: boolean; onReject: (reason: string | null) => void }) {
+  const [reason, setReason] = useState("");
+  const send = () => onReject(reason.trim() === "" ? null : reason.trim());
+  return html`<span class="pp-reject">
+    <input
+      id=${`${idPrefix}-reason`}
+      class="pp-input pp-reason"
+      type="text"
+      placeholder="Reason (optional)"
+      aria-label="Reason for rejecting (optional)"
+      data-testid="pp-reject-reason"
+      value=${reason}
+      disabled=${disabled}
+      onInput=${(e: Event) => setReason((e.currentTarget as HTMLInputElement).value)}
+      onKeyDown=${(e: KeyboardEvent) => {
+        if (e.key === "Enter" && !e.isComposing) {
+          e.preventDefault();
+          send();
+        }
+      }}
+    />
+    <button type="button" class="pp-button pp-button-danger" data-testid="pp-reject" disabled=${disabled} onClick=${send}>Reject</button>
+  </span>`;
+}
+
+function Countdown({ remaining }: { remaining: number }) {
+  const expired = remaining <= 0;
+  const soon = !expired && remaining < 60_000;
+  return html`<span class=${`pp-countdown${expired ? " pp-expired" : soon ? " pp-soon" : ""}`} data-testid="pp-countdown" data-expired=${expired ? "true" : "false"}>
+    ${expired ? "expired" : `expires in ${formatDuration(remaining)}`}
+  </span>`;
+}
+
+const KIND_TITLES: Record<string, string> = {
+  "tool-approval": "Approval needed",
+  generic: "Input needed",
+  unbound: "Interrupt",
+};
+
+export function Card({ card, model }: { card: PendingCard; model: Model }) {
+  const idPrefix = useUniqueId("pp-card");
+  const [phase, setPhase] = useState<Phase>("idle");
+  const [error, setError] = useState<ResponseError | null>(null);
+  const [editing, setEditing] = useState(false);
+  // State updates land after a re-render; a second click before that must still send nothing.
+  const inFlight = useRef(false);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const expiresAt = card.expiresAt ? Date.parse(card.expiresAt) : Number.NaN;
+  const expiring = Number.isFinite(expiresAt);
+  const now = useNow(expiring && Date.now() < expiresAt);
+  const remaining = expiring ? expiresAt - now : Number.POSITIVE_INFINITY;
+  const expired = expiring && remaining <= 0;
+  const answerable = card.canResolve && card.kind !== "unbound";
+  const disabled = !answerable || phase !== "idle" || expired;
+
+  const answer = async (send: () => Promise<Outcome>) => {
+    if (inFlight.current || !answerable || (expiring && Date.now() >= expiresAt)) return;
+    inFlight.current = true;
+    setPhase("sending");
+    setError(null);
+    const outcome = await send();
+    if (!mounted.current) return;
+    if (outcome.ok) {
+      setPhase("sent");
+      return;
+    }
+    setError(outcome.error);
+    if (isFinalError(outcome.error)) {
+      setPhase("closed");
+      return;
+    }
+    inFlight.current = false;
+    setPhase("idle");
+  };
+  const onResume = (data: Json) => answer(() => resume(model, card.id, data));
+  const onReject = (reason: string | null) => answer(() => reject(model, card.id, reason));
+  const serverErrors = serverErrorsOf(error);
+  const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
+
+  let body: VNode;
+  if (!answerable) {
+    body = html`<div class="pp-card-body">
+      <p class="pp-unanswerable" data-testid="pp-unanswerable">Not answerable here${card.reason ? html`: <span class="pp-reason">${card.reason}</span>` : null}</p>
+      ${card.data !== null && card.data !== undefined ? html`<${JsonBlock} label="Data" value=${card.data} />` : null}
+    </div>`;
+  } else if (card.kind === "tool-approval") {
+    const approveButton = (state: EditorState | null) => html`<button
+      type="button"
+      class="pp-button pp-button-primary"
+      data-testid="pp-approve"
+      disabled=${disabled || (state !== null && !state.valid)}
+      aria-label=${state ? `Approve ${card.toolName ?? "the tool call"} with the edited arguments` : `Approve ${card.toolName ?? "the tool call"}`}
+      onClick=${() => (state ? state.valid && state.value !== undefined && onResume({ approved: true, editedArgs: state.value }) : onResume(true))}
+    >${state ? "Approve with edits" : "Approve"}</button>`;
+    const editToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-edit-args" aria-expanded=${editing ? "true" : "false"}
+      disabled=${disabled} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
+    const actions = (state: EditorState | null) => html`<div class="pp-actions">${approveButton(state)} ${editToggle} ${rejectControls}</div>`;
+    body = html`<div class="pp-card-body">
+      <p class="pp-tool-line">Tool <code class="pp-tool-name">${card.toolName ?? "(unnamed)"}</code></p>
+      ${editing
+        ? html`<${AnswerEditor}
+            idPrefix=${`${idPrefix}-args`}
+            schema=${card.inputSchema}
+            initial=${card.args ?? {}}
+            jsonLabel="Arguments (JSON)"
+            disabled=${disabled}
+            serverErrors=${serverErrors}
+            actions=${(state: EditorState) => actions(state)}
+            onSubmit=${(value: Json) => onResume({ approved: true, editedArgs: value })}
+          />`
+        : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" />${actions(null)}`}
+    </div>`;
+  } else if (card.responseSchema) {
+    body = html`<div class="pp-card-body">
+      ${card.data !== null && card.data !== undefined ? html`<${JsonBlock} label="Data" value=${card.data} />` : null}
+      <${AnswerEditor}
+        idPrefix=${`${idPrefix}-answer`}
+        schema=${card.responseSchema}
+        jsonLabel="Answer (JSON)"
+        disabled=${disabled}
+        serverErrors=${serverErrors}
+        actions=${(state: EditorState) => html`<div class="pp-actions">
+          <button type="button" class="pp-button pp-button-primary" data-testid="pp-submit" disabled=${disabled || !state.valid}
+            onClick=${() => state.valid && state.value !== undefined && onResume(state.value)}>Submit</button>
+          ${rejectControls}
+        </div>`}
+        onSubmit=${onResume}
+      />
+    </div>`;
+  } else {
+    body = html`<div class="pp-card-body">
+      ${card.data !== null && card.data !== undefined ? html`<${JsonBlock} label="Data" value=${card.data} />` : null}
+      <${AnswerEditor}
+        idPrefix=${`${idPrefix}-answer`}
+        schema=${null}
+        emptyMeans=${null}
+        jsonLabel="Resume data (JSON, optional; empty means null)"
+        disabled=${disabled}
+        serverErrors=${serverErrors}
+        actions=${(state: EditorState) => html`<div class="pp-actions">
+          <button type="button" class="pp-button pp-button-primary" data-testid="pp-resume" disabled=${disabled || !state.valid}
+            onClick=${() => state.valid && onResume(state.value ?? null)}>Resume</button>
+          ${rejectControls}
+        </div>`}
+        onSubmit=${onResume}
+      />
+    </div>`;
+  }
+
+  return html`<article
+    class=${`pp-card pp-card-${card.kind}${!answerable ? " pp-card-readonly" : ""}${expired ? " pp-card-expired" : ""}`}
+    data-testid="pp-card"
+    data-kind=${card.kind}
+    data-interrupt-id=${card.id}
+    data-phase=${expired ? "expired" : phase}
+    aria-label=${`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.message}`}
+    aria-busy=${phase === "sending" ? "true" : "false"}
+  >
+    <div class="pp-card-head">
+      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? KIND_TITLES[card.kind] ?? card.kind : "Not answerable here"}</span>
+      ${expiring ? html`<${Countdown} remaining=${remaining} />` : null}
+      ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}
+      ${phase === "sent" ? html`<span class="pp-muted" data-testid="pp-sent">Sent; waiting for the run</span>` : null}
+    </div>
+    <p class="pp-card-message">${card.message}</p>
+    ${body}
+    ${error ? html`<${CardError} error=${error} />` : null}
+  </article>`;
+}

@@ -1,0 +1,85 @@
+import { html } from "htm/preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { formatDuration, useNow } from "../hooks";
+import type { ErrorInfo, Item, RunStatus } from "../types";
+
+export interface HeaderProps {
+  status: RunStatus;
+  runId: string;
+  startedAt: number | null;
+  pendingCount: number;
+  error: ErrorInfo | null;
+  meta: Record<string, unknown> | null;
+  items: Item[];
+}
+
+function statusLabel(status: RunStatus, pendingCount: number, error: ErrorInfo | null): string {
+  switch (status) {
+    case "running":
+      return "Running";
+    case "interrupted":
+      return `Interrupted: ${pendingCount} pending ${pendingCount === 1 ? "interrupt" : "interrupts"}`;
+    case "completed":
+      return "Completed";
+    case "failed":
+      return error ? `Failed: ${error.name}: ${error.message}` : "Failed";
+    default:
+      return "Idle";
+  }
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // Denied or unavailable (no secure context): fall through to the selection copy.
+  }
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.appendChild(area);
+  area.select();
+  try {
+    return document.execCommand("copy");
+  } catch {
+    return false;
+  } finally {
+    area.remove();
+  }
+}
+
+export function Header({ status, runId, startedAt, pendingCount, error, meta, items }: HeaderProps) {
+  const running = status === "running";
+  const now = useNow(running && typeof startedAt === "number");
+  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(resetTimer.current), []);
+
+  const onCopy = async () => {
+    const text = JSON.stringify({ ...(meta ?? {}), items }, null, 2);
+    const ok = await copyText(text);
+    setCopied(ok ? "copied" : "failed");
+    clearTimeout(resetTimer.current);
+    resetTimer.current = setTimeout(() => setCopied("idle"), 2000);
+  };
+
+  const elapsed = running && typeof startedAt === "number" ? formatDuration(now - startedAt) : null;
+  return html`<header class="pp-header">
+    <div class=${`pp-status pp-status-${status}`} data-testid="pp-status" data-status=${status} role="status" aria-live="polite">
+      ${running ? html`<span class="pp-spinner" aria-hidden="true"></span>` : null}
+      <span class="pp-status-label">${statusLabel(status, pendingCount, error)}</span>
+      ${elapsed !== null ? html`<span class="pp-elapsed" data-testid="pp-elapsed" aria-hidden="true">${elapsed}</span>` : null}
+    </div>
+    <div class="pp-header-right">
+      <span class="pp-run-id" title="Run id">run <code data-testid="pp-run-id">${runId}</code></span>
+      <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy the prompt as JSON" onClick=${onCopy}>
+        ${copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy JSON"}
+      </button>
+    </div>
+  </header>`;
+}

@@ -1,0 +1,15 @@
+/** Small pieces shared by the form and the JSON editor. */
+import { html } from "htm/preact";
+
+export function fieldTestId(path: string): string {
+  return `pp-field-${path === "" ? "$" : path}`;
+}
+
+export function domId(prefix: string, path: string): string {
+  return `${prefix}-${path === "" ? "root" : path.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0)}_`)}`;
+}
+
+export function FieldError({ id, path, messages }: { id: string; path: string; messages: string[] }) {
+  if (messages.length === 0) return null;
+  return html`<div class="pp-field-error" id=${id} data-testid="pp-field-error" data-path=${path}>${messages.join("; ")}</div>`;
+}

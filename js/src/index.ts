@@ -1,0 +1,25 @@
+/**
+ * The anywidget module of pausepoint's RunView: `initialize` runs once per model and
+ * applies the kernel's messages to the model; `render` draws one view and returns the
+ * cleanup that removes every listener and timer the view added.
+ */
+import { h, render as renderPreact } from "preact";
+import { App } from "./components/App";
+import { initializeModel } from "./state";
+import type { Model } from "./types";
+import "./widget.css";
+
+function initialize({ model }: { model: Model }): () => void {
+  return initializeModel(model);
+}
+
+function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
+  el.classList.add("pp-host");
+  renderPreact(h(App, { model }), el);
+  return () => {
+    renderPreact(null, el);
+    el.classList.remove("pp-host");
+  };
+}
+
+export default { initialize, render };

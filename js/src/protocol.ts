@@ -1,0 +1,124 @@
+/**
+ * Requests from a view to the kernel and the kernel's answers. The view makes up a
+ * request id, keeps a resolver for it, and the kernel answers each id exactly once with a
+ * `response` message, which `initialize`'s message handler hands to `dispatchResponse`.
+ */
+import type { Json, Model, Response, ResponseError } from "./types";
+
+export const REQUEST_TIMEOUT_MS = 60_000;
+
+export type Outcome = { ok: true } | { ok: false; error: ResponseError };
+
+interface Waiting {
+  settle(outcome: Outcome): void;
+}
+
+// Request ids are unique across models, so one table serves every widget on the page;
+// anywidget hands `initialize` and `render` different model proxies, so a per-model table
+// would need a key that the proxies do not share.
+const waiting = new Map<string, Waiting>();
+
+let counter = 0;
+
+function newRequestId(): string {
+  counter += 1;
+  const random =
+    typeof crypto !== "undefined" && typeof crypto.randomUUID === "function"
+      ? crypto.randomUUID()
+      : Math.random().toString(36).slice(2);
+  return `pp-${counter}-${random}`;
+}
+
+export function dispatchResponse(message: Response): void {
+  const entry = waiting.get(message.requestId);
+  if (!entry) return;
+  if (message.ok) entry.settle({ ok: true });
+  else {
+    const error = message.error ?? { name: "Error", message: "The kernel refused the answer." };
+    entry.settle({ ok: false, error });
+  }
+}
+
+export function pendingRequestCount(): number {
+  return waiting.size;
+}
+
+function request(model: Model, content: Record<string, Json>, timeoutMs: number): Promise<Outcome> {
+  const requestId = newRequestId();
+  return new Promise<Outcome>((resolve) => {
+    const timer = setTimeout(() => {
+      entry.settle({
+        ok: false,
+        error: {
+          name: "TimeoutError",
+          message: `The kernel did not answer within ${Math.round(timeoutMs / 1000)} s. Is it still running? Check the kernel, then try again.`,
+        },
+      });
+    }, timeoutMs);
+    const entry: Waiting = {
+      settle(outcome) {
+        clearTimeout(timer);
+        waiting.delete(requestId);
+        resolve(outcome);
+      },
+    };
+    waiting.set(requestId, entry);
+    try {
+      model.send({ ...content, requestId });
+    } catch (err) {
+      entry.settle({
+        ok: false,
+        error: { name: "SendError", message: `Could not reach the kernel: ${String(err)}` },
+      });
+    }
+  });
+}
+
+export function resume(model: Model, interrupt: string, data: Json, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+  return request(model, { type: "resume", interrupt, data }, timeoutMs);
+}
+
+export function reject(
+  model: Model,
+  interrupt: string,
+  reason: string | null,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<Outcome> {
+  return request(model, { type: "reject", interrupt, reason }, timeoutMs);
+}
+
+/** Errors after which the card can never be answered: its controls stay off. */
+const FINAL_ERRORS = new Set([
+  "InterruptAlreadyResolvedError",
+  "InterruptExpiredError",
+  "UnknownInterruptError",
+  "NoPendingInterruptError",
+]);
+
+export function isFinalError(error: ResponseError): boolean {
+  return FINAL_ERRORS.has(error.name);
+}
+
+/**
+ * A problem's path as dotted field path (`a.b.0`). The contract leaves the format open,
+ * so JSON pointers (`/a/b/0`), JSON paths (`$.a.b[0]`), dotted strings and arrays of keys
+ * are all understood.
+ */
+export function problemPath(path: unknown): string {
+  if (Array.isArray(path)) return path.map(String).join(".");
+  if (typeof path !== "string") return "";
+  let p = path.trim();
+  if (p.startsWith("#")) p = p.slice(1);
+  if (p.startsWith("/")) {
+    return p
+      .slice(1)
+      .split("/")
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .join(".");
+  }
+  if (p.startsWith("$")) p = p.slice(1);
+  return p
+    .replace(/\[(\d+)\]/g, ".$1")
+    .replace(/\[['"]([^'"]*)['"]\]/g, ".$1")
+    .replace(/^\./, "");
+}

@@ -1,0 +1,371 @@
+/**
+ * The logic of schema forms, free of the DOM: a JSON Schema becomes field descriptors
+ * (or `null` when the form builder does not support it and a JSON editor takes over),
+ * the inputs' raw values become the answer, and ajv's errors become field paths.
+ *
+ * Paths are dotted (`address.city`, `tags.0`); the root is the empty path.
+ */
+import type { Json, JsonObject } from "./types";
+import { errorsByPath, type Validator } from "./validation";
+
+export type FieldKind = "string" | "number" | "integer" | "boolean" | "enum" | "object" | "array";
+
+export interface Field {
+  kind: FieldKind;
+  path: string;
+  key: string;
+  label: string;
+  description?: string;
+  required: boolean;
+  /** An empty input means `null` (pydantic's `Optional[...]`). */
+  nullable: boolean;
+  default?: Json;
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  options?: Json[];
+  children?: Field[];
+  item?: Field;
+  minItems?: number;
+  maxItems?: number;
+}
+
+export type RawValue = string | boolean | Array<string | boolean>;
+export type RawState = Record<string, RawValue>;
+
+type Schema = JsonObject;
+
+function isObject(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function joinPath(parent: string, key: string | number): string {
+  return parent === "" ? String(key) : `${parent}.${key}`;
+}
+
+function pointerLookup(root: Schema, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  const pointer = ref.slice(1);
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!isObject(node) && !Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[part];
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/**
+ * Follows local `$ref`s (`#/$defs/...`, `#/definitions/...`); the referring schema's own
+ * keywords (title, description, default) win over the target's. `null` when a ref cannot
+ * be resolved here or loops back on itself.
+ */
+export function deref(schema: unknown, root: Schema, seen: ReadonlySet<string> = new Set()): Schema | null {
+  if (!isObject(schema)) return null;
+  let current: Schema = schema;
+  const visited = new Set(seen);
+  while (typeof current.$ref === "string") {
+    const ref = current.$ref;
+    if (visited.has(ref)) return null;
+    visited.add(ref);
+    const target = pointerLookup(root, ref);
+    if (!isObject(target)) return null;
+    const { $ref: _drop, ...siblings } = current;
+    void _drop;
+    current = { ...target, ...siblings };
+  }
+  return current;
+}
+
+const PRIMITIVE_KINDS: ReadonlySet<FieldKind> = new Set(["string", "number", "integer", "boolean", "enum"]);
+
+function isPrimitiveJson(value: unknown): boolean {
+  return value === null || ["string", "number", "boolean"].includes(typeof value);
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** `anyOf: [X, {type: "null"}]` or `type: [X, "null"]`: X, made nullable. */
+function unwrapNullable(schema: Schema, root: Schema, seen: ReadonlySet<string>): { schema: Schema; nullable: boolean } | null {
+  for (const keyword of ["anyOf", "oneOf"] as const) {
+    const branches = schema[keyword];
+    if (!Array.isArray(branches)) continue;
+    const resolved = branches.map((b) => deref(b, root, seen));
+    if (resolved.some((b) => b === null)) return null;
+    const nonNull = resolved.filter((b) => !(b && b.type === "null" && Object.keys(b).length === 1));
+    if (resolved.length !== 2 || nonNull.length !== 1) return null;
+    const { [keyword]: _drop, ...rest } = schema;
+    void _drop;
+    return { schema: { ...(nonNull[0] as Schema), ...rest }, nullable: true };
+  }
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((t) => t !== "null");
+    if (types.length !== 1 || schema.type.length !== 2) return null;
+    return { schema: { ...schema, type: types[0] as Json }, nullable: true };
+  }
+  return { schema, nullable: false };
+}
+
+function describe(
+  raw: unknown,
+  root: Schema,
+  path: string,
+  key: string,
+  required: boolean,
+  seen: ReadonlySet<string>,
+): Field | null {
+  let schema = deref(raw, root, seen);
+  if (!schema) return null;
+  const refs = new Set(seen);
+  if (isObject(raw) && typeof raw.$ref === "string") refs.add(raw.$ref);
+
+  // pydantic v1 wraps a described nested model as `allOf: [{$ref}]`.
+  if (Array.isArray(schema.allOf)) {
+    if (schema.allOf.length !== 1) return null;
+    const inner = deref(schema.allOf[0], root, refs);
+    if (!inner) return null;
+    const { allOf: _drop, ...rest } = schema;
+    void _drop;
+    schema = { ...inner, ...rest };
+  }
+
+  const unwrapped = unwrapNullable(schema, root, refs);
+  if (!unwrapped) return null;
+  schema = unwrapped.schema;
+  const nullable = unwrapped.nullable;
+  for (const unsupported of ["anyOf", "oneOf", "allOf", "not", "if", "const", "$ref", "prefixItems", "patternProperties"]) {
+    if (unsupported in schema) return null;
+  }
+
+  const base: Field = {
+    kind: "string",
+    path,
+    key,
+    label: str(schema.title) ?? key,
+    description: str(schema.description),
+    required,
+    nullable,
+  };
+  if ("default" in schema) base.default = schema.default;
+
+  if (Array.isArray(schema.enum)) {
+    if (!schema.enum.every(isPrimitiveJson) || schema.enum.length === 0) return null;
+    return { ...base, kind: "enum", options: schema.enum };
+  }
+
+  const type = schema.type ?? (isObject(schema.properties) ? "object" : undefined);
+  switch (type) {
+    case "string":
+      return {
+        ...base,
+        kind: "string",
+        format: str(schema.format),
+        pattern: str(schema.pattern),
+        minLength: num(schema.minLength),
+        maxLength: num(schema.maxLength),
+      };
+    case "number":
+    case "integer":
+      return {
+        ...base,
+        kind: type,
+        minimum: num(schema.minimum),
+        maximum: num(schema.maximum),
+        exclusiveMinimum: num(schema.exclusiveMinimum),
+        exclusiveMaximum: num(schema.exclusiveMaximum),
+        multipleOf: num(schema.multipleOf),
+      };
+    case "boolean":
+      return nullable ? null : { ...base, kind: "boolean" };
+    case "object": {
+      if (nullable) return null;
+      const properties = schema.properties;
+      if (!isObject(properties) || Object.keys(properties).length === 0) return null;
+      const extra = schema.additionalProperties;
+      if (extra !== undefined && extra !== false && !(isObject(extra) && Object.keys(extra).length === 0)) {
+        return null;
+      }
+      const requiredKeys = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+      const children: Field[] = [];
+      for (const [childKey, childSchema] of Object.entries(properties)) {
+        const child = describe(childSchema, root, joinPath(path, childKey), childKey, requiredKeys.has(childKey), refs);
+        if (!child) return null;
+        children.push(child);
+      }
+      return { ...base, kind: "object", children };
+    }
+    case "array": {
+      if (nullable) return null;
+      const item = describe(schema.items, root, joinPath(path, "#"), "", true, refs);
+      if (!item || !PRIMITIVE_KINDS.has(item.kind) || item.nullable) return null;
+      return { ...base, kind: "array", item, minItems: num(schema.minItems), maxItems: num(schema.maxItems) };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The form for `schema`, or `null` when it needs the JSON editor. */
+export function describeSchema(schema: unknown): Field | null {
+  if (!isObject(schema)) return null;
+  return describe(schema, schema, "", "", true, new Set());
+}
+
+/** Every field, depth first, the array rows' template included. */
+export function flattenFields(field: Field): Field[] {
+  return [field, ...(field.children ?? []).flatMap(flattenFields)];
+}
+
+function rawOf(field: Field, value: Json | undefined): string | boolean {
+  switch (field.kind) {
+    case "boolean":
+      return value === true;
+    case "enum": {
+      if (value === undefined) return "";
+      const index = (field.options ?? []).findIndex((o) => JSON.stringify(o) === JSON.stringify(value));
+      return index >= 0 ? String(index) : "";
+    }
+    case "number":
+    case "integer":
+      return typeof value === "number" ? String(value) : "";
+    default:
+      return typeof value === "string" ? value : value === undefined || value === null ? "" : JSON.stringify(value);
+  }
+}
+
+/** The inputs' starting values: `value` where given (e.g. a tool's args), else the schema's defaults. */
+export function initialRaw(field: Field, value?: Json): RawState {
+  const state: RawState = {};
+  const visit = (f: Field, v: Json | undefined) => {
+    const given = v !== undefined ? v : f.default;
+    if (f.kind === "object") {
+      const obj = isObject(given) ? given : {};
+      for (const child of f.children ?? []) visit(child, obj[child.key]);
+    } else if (f.kind === "array") {
+      const rows = Array.isArray(given) ? given : [];
+      state[f.path] = rows.map((row) => rawOf(f.item as Field, row));
+    } else {
+      state[f.path] = rawOf(f, given);
+    }
+  };
+  visit(field, value);
+  return state;
+}
+
+/** A new empty row's raw value for an array field. */
+export function emptyRow(field: Field): string | boolean {
+  return rawOf(field.item as Field, field.item?.default);
+}
+
+export interface Built {
+  value: Json | undefined;
+  /** Inputs that do not even parse (a number field holding text), by path. */
+  parseErrors: Record<string, string>;
+}
+
+function primitiveValue(field: Field, raw: RawValue | undefined, path: string, errors: Record<string, string>, inRow: boolean): Json | undefined {
+  const empty = field.nullable ? null : undefined;
+  switch (field.kind) {
+    case "boolean":
+      return raw === true;
+    case "enum": {
+      if (raw === "" || raw === undefined) {
+        if (inRow) errors[path] = "Choose a value";
+        return empty;
+      }
+      return (field.options ?? [])[Number(raw)] ?? empty;
+    }
+    case "number":
+    case "integer": {
+      const text = typeof raw === "string" ? raw.trim() : "";
+      if (text === "") {
+        if (inRow) errors[path] = "Enter a number";
+        return empty;
+      }
+      const n = Number(text);
+      if (!Number.isFinite(n)) {
+        errors[path] = "Enter a number";
+        return empty;
+      }
+      return n;
+    }
+    default: {
+      const text = typeof raw === "string" ? raw : "";
+      if (text === "" && !inRow) return empty;
+      return text;
+    }
+  }
+}
+
+/** The answer the inputs describe. Empty optional inputs are left out. */
+export function buildValue(field: Field, raw: RawState): Built {
+  const parseErrors: Record<string, string> = {};
+  const visit = (f: Field): Json | undefined => {
+    if (f.kind === "object") {
+      const out: JsonObject = {};
+      for (const child of f.children ?? []) {
+        const v = visit(child);
+        if (v !== undefined) out[child.key] = v;
+      }
+      if (f.path !== "" && !f.required && Object.keys(out).length === 0) return undefined;
+      return out;
+    }
+    if (f.kind === "array") {
+      const rows = Array.isArray(raw[f.path]) ? (raw[f.path] as Array<string | boolean>) : [];
+      if (rows.length === 0 && !f.required) return undefined;
+      return rows.map((row, i) => primitiveValue(f.item as Field, row, joinPath(f.path, i), parseErrors, true) ?? null);
+    }
+    return primitiveValue(f, raw[f.path], f.path, parseErrors, false);
+  };
+  return { value: visit(field), parseErrors };
+}
+
+export interface Check {
+  valid: boolean;
+  value: Json | undefined;
+  /** By dotted path; "" holds what belongs to no field. */
+  errors: Record<string, string[]>;
+}
+
+/** Builds the answer from the inputs and checks it against the schema. */
+export function checkForm(field: Field, raw: RawState, validator: Validator | Error): Check {
+  const { value, parseErrors } = buildValue(field, raw);
+  const errors: Record<string, string[]> = {};
+  for (const [path, message] of Object.entries(parseErrors)) errors[path] = [message];
+  if (!(validator instanceof Error)) {
+    const found = errorsByPath(validator.validate(value === undefined ? null : value));
+    for (const [path, messages] of Object.entries(found)) {
+      if (errors[path]) continue;
+      errors[path] = messages;
+    }
+  }
+  const known = new Set<string>();
+  const collect = (f: Field) => {
+    known.add(f.path);
+    f.children?.forEach(collect);
+  };
+  collect(field);
+  // Errors inside an array row belong to the row; anything else unknown goes to the form.
+  const placed: Record<string, string[]> = {};
+  for (const [path, messages] of Object.entries(errors)) {
+    const arrayRow = /^(.*)\.(\d+)$/.exec(path);
+    const target = known.has(path) || (arrayRow && known.has(arrayRow[1])) ? path : "";
+    placed[target] = [...(placed[target] ?? []), ...messages];
+  }
+  return { valid: Object.keys(errors).length === 0, value, errors: placed };
+}

@@ -1,0 +1,63 @@
+/**
+ * The model-wide half of the widget: applies the kernel's incremental messages to the
+ * model's local state, once per model, so that every view of it follows.
+ */
+import { dispatchResponse } from "./protocol";
+import type { Item, KernelMessage, Model } from "./types";
+
+/**
+ * Where the streamed assistant text lives. It is a model attribute that is no trait:
+ * the kernel never sends it, and views of one model share it because they share the model.
+ */
+export const STREAMING_KEY = "_pp_streaming";
+
+export function streamingText(model: Model): string {
+  const text = model.get(STREAMING_KEY);
+  return typeof text === "string" ? text : "";
+}
+
+/** `items[start .. start + replacement.length)` replaced, appending past the end. */
+export function spliceItems(current: readonly Item[], start: number, replacement: readonly Item[]): Item[] {
+  const at = Math.max(0, Math.min(start, current.length));
+  return [...current.slice(0, at), ...replacement, ...current.slice(at + replacement.length)];
+}
+
+export function applyMessage(model: Model, message: KernelMessage): void {
+  if (!message || typeof message !== "object") return;
+  switch (message.type) {
+    case "items": {
+      const current: Item[] = Array.isArray(model.get("items")) ? model.get("items") : [];
+      const start = Number.isInteger(message.start) ? message.start : current.length;
+      const incoming = Array.isArray(message.items) ? message.items : [];
+      model.set("items", spliceItems(current, start, incoming));
+      const appendsAssistant = incoming.some(
+        (item, i) => item?.type === "assistant" && start + i >= current.length,
+      );
+      if (appendsAssistant && streamingText(model) !== "") model.set(STREAMING_KEY, "");
+      break;
+    }
+    case "text":
+      if (typeof message.delta === "string" && message.delta !== "") {
+        model.set(STREAMING_KEY, streamingText(model) + message.delta);
+      }
+      break;
+    case "response":
+      dispatchResponse(message);
+      break;
+  }
+}
+
+/** anywidget's `initialize`: returns the cleanup that undoes it. */
+export function initializeModel(model: Model): () => void {
+  const onMessage = (message: KernelMessage) => applyMessage(model, message);
+  // A run that stops mid-stream (failure, cancellation) leaves no assistant message to clear it.
+  const onStatus = () => {
+    if (model.get("status") !== "running" && streamingText(model) !== "") model.set(STREAMING_KEY, "");
+  };
+  model.on("msg:custom", onMessage);
+  model.on("change:status", onStatus);
+  return () => {
+    model.off("msg:custom", onMessage);
+    model.off("change:status", onStatus);
+  };
+}

@@ -1,0 +1,110 @@
+/** The shapes of the model traits and messages described in js/README.md. */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export type Callback = (...args: any[]) => void;
+
+/** The part of anywidget's model that the widget uses. */
+export interface Model {
+  get(key: string): any;
+  set(key: string, value: unknown): void;
+  on(event: string, callback: Callback): void;
+  off(event?: string | null, callback?: Callback | null): void;
+  send(content: unknown, callbacks?: unknown, buffers?: unknown): void;
+  save_changes(): void;
+}
+
+export type RunStatus = "idle" | "running" | "interrupted" | "completed" | "failed";
+
+export interface ErrorInfo {
+  name: string;
+  message: string;
+}
+
+export interface Resolution {
+  type: "resume" | "reject";
+  data?: Json;
+  error?: ErrorInfo;
+  at?: string;
+}
+
+export interface InterruptEntry {
+  id: string;
+  kind: string;
+  message: string;
+  data: Json;
+  state: Json;
+  response_schema: JsonObject | null;
+  created_at: string | null;
+  expires_at: string | null;
+  resolution: Resolution | null;
+}
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  input: Json;
+}
+
+export type ToolStatus = "pending" | "running" | "interrupted" | "succeeded" | "failed" | "rejected";
+
+export interface UserItem {
+  type: "user";
+  text: string;
+}
+
+export interface AssistantItem {
+  type: "assistant";
+  text: string;
+  tool_calls?: ToolCallRequest[];
+}
+
+export interface ToolItem {
+  type: "tool";
+  id: string;
+  name: string;
+  input: Json;
+  status: ToolStatus;
+  result?: Json;
+  error?: ErrorInfo | null;
+  interrupts?: InterruptEntry[];
+}
+
+export type Item = UserItem | AssistantItem | ToolItem;
+
+export type CardKind = "tool-approval" | "generic" | "unbound";
+
+export interface PendingCard {
+  id: string;
+  kind: CardKind;
+  canResolve: boolean;
+  message: string;
+  reason: string | null;
+  data: Json;
+  toolCallId: string | null;
+  toolName: string | null;
+  args: JsonObject | null;
+  inputSchema: JsonObject | null;
+  responseSchema: JsonObject | null;
+  createdAt: string;
+  expiresAt: string | null;
+}
+
+export interface Problem {
+  path: unknown;
+  message: string;
+}
+
+export interface ResponseError extends ErrorInfo {
+  problems?: Problem[];
+}
+
+export type Response =
+  | { type: "response"; requestId: string; ok: true }
+  | { type: "response"; requestId: string; ok: false; error: ResponseError };
+
+export type KernelMessage =
+  | { type: "items"; start: number; items: Item[] }
+  | { type: "text"; delta: string }
+  | Response;
