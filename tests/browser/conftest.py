@@ -37,6 +37,8 @@ LAUNCH_ARGS = [
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The slowest tests run last, so a quick failure elsewhere shows first.
+    items.sort(key=lambda item: "tests/browser" in str(item.path))
     if CHROMIUM is not None:
         return
     if os.environ.get("CI") == "true":
@@ -124,8 +126,10 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         server.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope: Playwright's sync API keeps an event loop running in this thread while
+    # it is started, which async tests elsewhere must not meet.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -1,0 +1,243 @@
+"""Every notebook in notebooks/ runs top to bottom, offline and unattended, and teaches
+what it says: each is executed in its own kernel and its outputs are checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbformat import NotebookNode
+from tests.notebooks.fake_openai import REPLY_PREFIX, fake_openai_server
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+ALL = sorted(path.name for path in NOTEBOOKS.glob("*.ipynb"))
+MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL")
+SKIP_MESSAGE = "Skipped: no model endpoint."
+
+Execute = Callable[[str], NotebookNode]
+
+
+def execute(name: str, tmp: Path, env: dict[str, str] | None = None) -> NotebookNode:
+    """Run a notebook in a fresh kernel; errors stay in the outputs for the tests to report.
+
+    The kernel inherits this environment: no model endpoint unless `env` sets one, and
+    TMPDIR pointing into pytest's temporary directory (notebook 04 writes files there).
+    """
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    client = NotebookClient(
+        nb,
+        kernel_name="python3",
+        timeout=120,
+        allow_errors=True,
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        for key in MODEL_ENV:
+            patch.delenv(key, raising=False)
+        patch.setenv("TMPDIR", str(tmp))
+        for key, value in (env or {}).items():
+            patch.setenv(key, value)
+        client.execute()
+    return nb
+
+
+@pytest.fixture(scope="session")
+def executed(tmp_path_factory: pytest.TempPathFactory) -> Execute:
+    """Each notebook is executed once per session, however many tests look at it."""
+    cache: dict[str, NotebookNode] = {}
+
+    def get(name: str) -> NotebookNode:
+        if name not in cache:
+            cache[name] = execute(name, tmp_path_factory.mktemp(name.split("-")[0]))
+        return cache[name]
+
+    return get
+
+
+def text(cell: NotebookNode) -> str:
+    """What a code cell printed, plus the plain-text form of its results."""
+    parts = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            parts.append(output.text)
+        elif output.output_type in ("execute_result", "display_data"):
+            parts.append(output.data.get("text/plain", ""))
+    return "".join(parts)
+
+
+def cell_with(nb: NotebookNode, snippet: str) -> NotebookNode:
+    """The one code cell whose source contains `snippet`."""
+    found = [c for c in nb.cells if c.cell_type == "code" and snippet in c.source]
+    assert len(found) == 1, f"expected one code cell containing {snippet!r}, got {len(found)}"
+    return found[0]
+
+
+def errors(nb: NotebookNode) -> list[str]:
+    return [
+        f"cell {index} raised {output.ename}: {output.evalue}\n--- source ---\n{cell.source}"
+        for index, cell in enumerate(nb.cells)
+        for output in cell.get("outputs", [])
+        if output.output_type == "error"
+    ]
+
+
+# -- every notebook --------------------------------------------------------------------
+
+
+def test_there_are_notebooks() -> None:
+    assert {"01-quickstart.ipynb", "02-approvals.ipynb", "03-forms.ipynb"} <= set(ALL)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_notebook_is_stored_without_outputs(name: str) -> None:
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    nbformat.validate(nb)
+    assert nb.metadata.kernelspec.name == "python3"
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [], f"{name}: saved outputs in\n{cell.source}"
+            assert cell.execution_count is None, f"{name}: saved execution count"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_notebook_runs_top_to_bottom(name: str, executed: Execute) -> None:
+    problems = errors(executed(name))
+    assert not problems, "\n\n".join(problems)
+
+
+# -- what each one shows ---------------------------------------------------------------
+
+
+def test_quickstart_completes_from_code(executed: Execute) -> None:
+    nb = executed("01-quickstart.ipynb")
+    answer = text(cell_with(nb, "result = await run.wait()"))
+    assert "completed\nDone: refund_order returned refunded 35.00 for order 42." in answer
+    transcript = text(cell_with(nb, "for item in run.prompt.items:"))
+    assert "refund_order({'order_id': 42}) -> succeeded" in transcript
+    assert "'data': True" in transcript
+    assert "completed - Done: look_up_order returned" in text(cell_with(nb, "lookup ="))
+    assert "completed\nDone: refund_order returned refunded 12.50" in text(
+        cell_with(nb, "result = await mine.wait()")
+    )
+
+
+def test_quickstart_saves_the_final_view_state(executed: Execute) -> None:
+    nb = executed("01-quickstart.ipynb")
+    state = nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    views = [model["state"] for model in state.values() if "run_id" in model["state"]]
+    assert len(views) == 2  # the quickstart's run and "try your own request"
+    for view in views:
+        assert view["status"] == "completed"
+        assert view["pending"] == []
+        last = view["items"][-1]
+        assert last["type"] == "assistant"
+        assert last["tool_calls"] == []
+    final_texts = {view["items"][-1]["text"] for view in views}
+    assert "Done: refund_order returned refunded 35.00 for order 42." in final_texts
+
+
+def test_approvals(executed: Execute) -> None:
+    nb = executed("02-approvals.ipynb")
+    assert "completed - Done: refunded 35.00 for order 42." in text(
+        cell_with(nb, "await run.resume(True)  # the Approve button")
+    )
+    edited = text(cell_with(nb, '"editedArgs": {"order_id": 42, "amount": 20.0}'))
+    assert "Done: refunded 20.00 for order 42." in edited
+    assert "model asked for: {'order_id': 42, 'amount': 35.0}" in edited
+    rejected = text(cell_with(nb, "the customer wants store credit instead"))
+    assert "Order 7 was not refunded: Order 7 was a gift" in rejected
+    invalid = text(cell_with(nb, "bad_answers = ["))
+    assert "$.editedArgs.amount: Input should be greater than 0" in invalid
+    assert "$.editedArgs.order_id: Field required" in invalid
+    assert "\n$: " in invalid
+    assert "state: interrupted | recorded answer: None" in invalid
+    several = text(cell_with(nb, "for p in run.pending:"))
+    assert "2 interrupts are pending" in several
+    assert text(cell_with(nb, "interrupt=first.id)\nprint")).startswith("interrupted")
+    last = text(cell_with(nb, "interrupt=second.id"))
+    assert "Done: refunded 35.00 for order 42." in last
+    assert "Order 7 was not refunded: Order 7 is past the 30-day refund window." in last
+    assert "already answered" in text(cell_with(nb, "except InterruptAlreadyResolvedError"))
+
+
+SCHEMA_VALIDATION = (
+    "EXPECTED BEHAVIOUR, schema validation of answers: resume() with data that breaks "
+    "the interrupt's response schema must raise InvalidResolutionError with one problem "
+    "per path and record nothing. The notebook's output was:\n{}"
+)
+
+
+def test_forms_refuse_answers_that_break_the_schema(executed: Execute) -> None:
+    nb = executed("03-forms.ipynb")
+    pydantic_schema = text(cell_with(nb, '"day": "Sunday"'))
+    for expected in ("$.day: ", "$.minutes: ", "$.room: ", "recorded answer: None"):
+        assert expected in pydantic_schema, SCHEMA_VALIDATION.format(pydantic_schema)
+    json_schema = text(cell_with(nb, '"speed": "overnight"'))
+    for expected in ("$.speed: ", "$.insured_value: ", "'gift' was unexpected", "pending: 1"):
+        assert expected in json_schema, SCHEMA_VALIDATION.format(json_schema)
+
+
+def test_forms_accept_valid_answers(executed: Execute) -> None:
+    nb = executed("03-forms.ipynb")
+    assert "completed - All set: pandas workshop on Tuesday, 90 min in Atlas." in text(
+        cell_with(nb, '"day": "Tuesday"')
+    )
+    assert "completed - All set: parcel 31 sent express, insured for 250." in text(
+        cell_with(nb, '"speed": "express"')
+    )
+    schema = json.loads(text(cell_with(nb, "class WorkshopSlot")))
+    assert (schema["minimum"], schema["maximum"]) == (30, 180)
+
+
+def test_save_and_restore(executed: Execute) -> None:
+    nb = executed("04-save-and-restore.ipynb")
+    assert "True interrupted" in text(cell_with(nb, "copy = AgentRun("))
+    other_process = text(cell_with(nb, "done = subprocess.run("))
+    assert "restored: interrupted - Close account 17 and pay out 120.50?" in other_process
+    assert (
+        "result: completed - Done: close_account returned account 17 closed, 120.50 paid out."
+        in other_process
+    )
+    assert "looking up the balance" not in other_process  # the checkpoint was used
+    after_restart = text(cell_with(nb, "restored = AgentRun("))
+    assert after_restart.startswith("interrupted - Close account 17")
+    assert "completed - Done: close_account returned account 17 closed, 120.50 paid out." in (
+        text(cell_with(nb, "result = await restored.resume("))
+    )
+
+
+def test_real_model_skips_without_an_endpoint(executed: Execute) -> None:
+    nb = executed("06-real-model.ipynb")
+    needs_model = [
+        c for c in nb.cells if c.cell_type == "code" and "if agent is not None" in c.source
+    ]
+    assert len(needs_model) == 4
+    for cell in [cell_with(nb, "CONFIGURED = "), cell_with(nb, "agent = None"), *needs_model]:
+        assert SKIP_MESSAGE in text(cell)
+
+
+def test_real_model_against_a_local_endpoint(tmp_path: Path) -> None:
+    """The configured path too, against a stub OpenAI-compatible server on localhost."""
+    with fake_openai_server() as base_url:
+        nb = execute(
+            "06-real-model.ipynb",
+            tmp_path,
+            {
+                "OPENAI_BASE_URL": base_url,
+                "OPENAI_MODEL": "stub-model",
+                "NO_PROXY": "127.0.0.1,localhost",
+            },
+        )
+    problems = errors(nb)
+    assert not problems, "\n\n".join(problems)
+    assert SKIP_MESSAGE not in "".join(text(c) for c in nb.cells if c.cell_type == "code")
+    answered = text(cell_with(nb, "result = await run.wait()"))
+    assert "approving: Approve running refund_order? {'order_id': 42}" in answered
+    assert f"completed\n{REPLY_PREFIX} refunded 35.00 for order 42" in answered
+    assert f"completed - {REPLY_PREFIX} refunded 12.50 for order 7" in text(
+        cell_with(nb, "result = await mine.wait()")
+    )
