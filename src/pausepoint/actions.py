@@ -27,12 +27,16 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
+from jsonschema import Draft202012Validator, SchemaError
+from jsonschema.validators import validator_for
 from pydantic import BaseModel, ConfigDict, JsonValue, create_model
 
 from ._json import to_json_value
 from .transcript import InterruptEntry, utc_now
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 __all__ = [
     "Action",
@@ -51,6 +55,13 @@ class Resumption:
     data: Any
     state: Any
     interrupt_id: str
+
+    def parse(self, model: type[ModelT]) -> ModelT:
+        """The answer as an instance of `model` (e.g. the interrupt's response schema)::
+
+        order = ctx.resumption.parse(Order)
+        """
+        return model.model_validate(self.data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +123,13 @@ class ActionInterrupt(Exception):
                     "response_schema must be a pydantic model class or a JSON Schema dict, "
                     f"not {type(response_schema).__name__}."
                 )
+            try:
+                validator_for(schema, default=Draft202012Validator).check_schema(schema)
+            except SchemaError as exc:
+                raise ValueError(
+                    f"response_schema is not a valid JSON Schema: {exc.message} (at "
+                    f"{'/'.join(map(str, exc.path)) or 'the root'}). Fix the schema."
+                ) from None
             self.response_schema = schema
         if isinstance(expires_at, timedelta):
             expires_at = utc_now() + expires_at
@@ -129,12 +147,21 @@ class Action:
     description: str
     input_model: type[BaseModel]
     needs_approval: bool = False
+    approval_message: str | Callable[[Any], str] | None = field(default=None, repr=False)
     _spreads_input: bool = field(default=False, repr=False)
     _context_param: str | None = field(default=None, repr=False)
 
     def input_schema(self) -> dict[str, Any]:
         """The JSON Schema of the input, as sent to models and shown in edit forms."""
         return self.input_model.model_json_schema()
+
+    def describe_approval(self, input: BaseModel) -> str:
+        """The question a tool-approval interrupt asks about this call."""
+        if callable(self.approval_message):
+            return self.approval_message(input)
+        if self.approval_message is not None:
+            return self.approval_message.format(**input.model_dump())
+        return f"Approve running {self.name}?"
 
     def validate_input(self, args: Any) -> BaseModel:
         """Validate raw arguments; raises `pydantic.ValidationError` when they do not fit."""
@@ -170,6 +197,7 @@ def action(
     name: str | None = None,
     description: str | None = None,
     needs_approval: bool = False,
+    approval_message: str | Callable[[Any], str] | None = None,
 ) -> Callable[[Callable[..., Any]], Action]: ...
 
 
@@ -180,16 +208,24 @@ def action(
     name: str | None = None,
     description: str | None = None,
     needs_approval: bool = False,
+    approval_message: str | Callable[[Any], str] | None = None,
 ) -> Action | Callable[[Callable[..., Any]], Action]:
     """Turn a function into an `Action`; usable bare (`@action`) or with options.
 
     `needs_approval=True` pauses the run with a tool-approval interrupt before the action
     runs at all; the person may approve, approve with edited arguments, or decline.
+    `approval_message` is the question asked: a format string over the input's fields
+    (``"Refund {amount} on order {order_id}?"``) or a function of the validated input.
     """
 
     def build(f: Callable[..., Any], scope: dict[str, Any]) -> Action:
         return _build_action(
-            f, scope, name=name, description=description, needs_approval=needs_approval
+            f,
+            scope,
+            name=name,
+            description=description,
+            needs_approval=needs_approval,
+            approval_message=approval_message,
         )
 
     # The caller's local names resolve hints of classes defined inside a function.
@@ -205,6 +241,7 @@ def _build_action(
     name: str | None,
     description: str | None,
     needs_approval: bool,
+    approval_message: str | Callable[[Any], str] | None,
 ) -> Action:
     try:
         hints = inspect.get_annotations(fn, eval_str=True, locals=scope)
@@ -247,6 +284,7 @@ def _build_action(
         description=description if description is not None else doc.split("\n\n")[0].strip(),
         input_model=input_model,
         needs_approval=needs_approval,
+        approval_message=approval_message,
         _spreads_input=spreads,
         _context_param=context_param,
     )

@@ -151,6 +151,17 @@ class ToolCall(_Model):
         return latest if latest is not None and latest.is_pending else None
 
     @property
+    def effective_input(self) -> dict[str, JsonValue]:
+        """The input the action runs with: the arguments a person edited when approving,
+        else the model's `input`."""
+        for entry in self.interrupts:
+            if entry.kind == "tool-approval" and isinstance(entry.resolution, ResumeResolution):
+                data = entry.resolution.data
+                if isinstance(data, dict) and isinstance(data.get("editedArgs"), dict):
+                    return data["editedArgs"]  # type: ignore[return-value]
+        return self.input
+
+    @property
     def is_settled(self) -> bool:
         """Finished for good: succeeded, failed or rejected."""
         return self.status in ("succeeded", "failed", "rejected")

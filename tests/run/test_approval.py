@@ -118,3 +118,27 @@ async def test_invalid_model_input_fails_before_asking_for_approval() -> None:
     assert record.interrupts == []
     assert record.error is not None
     assert record.error.name == "InvalidInput"
+
+
+async def test_approval_message_from_a_template_or_a_function() -> None:
+    @action(needs_approval=True, approval_message="Refund {amount} on order {order_id}?")
+    def refund(order_id: int, amount: float) -> str:
+        return "ok"
+
+    @action(needs_approval=True, approval_message=lambda i: f"Wipe {i.disk.upper()}?")
+    def wipe(disk: str) -> str:
+        return "ok"
+
+    model = ScriptedModel([[call("refund", order_id=7, amount=9.5), call("wipe", disk="d1")], "."])
+    result = await Agent(model=model, actions=[refund, wipe]).new_run("x").run()
+    assert [p.message for p in result.pending] == ["Refund 9.5 on order 7?", "Wipe D1?"]
+
+
+async def test_effective_input_shows_the_edited_arguments() -> None:
+    run, _, _ = _refund_run()
+    await run.run()
+    record = next(run.prompt.tool_calls())
+    assert record.effective_input == {"order_id": 42, "amount": 30.0}
+    await run.resume({"approved": True, "editedArgs": {"order_id": 42, "amount": 5.0}})
+    assert record.effective_input == {"order_id": 42, "amount": 5.0}
+    assert record.input == {"order_id": 42, "amount": 30.0}

@@ -97,3 +97,15 @@ async def test_sync_actions_run_and_their_results_are_recorded() -> None:
     model = ScriptedModel([call("add", a=2, b=3), "5"])
     result = await Agent(model=model, actions=[add]).new_run("2+3").run()
     assert next(result.prompt.tool_calls()).result == 5
+
+
+async def test_a_key_error_says_which_key_was_missing() -> None:
+    @action
+    def find(key: str) -> str:
+        return {}[key]  # type: ignore[no-any-return]
+
+    model = ScriptedModel([call("find", key="99"), "ok"])
+    result = await Agent(model=model, actions=[find]).new_run("x").run()
+    error = next(result.prompt.tool_calls()).error
+    assert error is not None
+    assert (error.name, error.message) == ("KeyError", "missing key '99'")

@@ -37,15 +37,16 @@ def _delete_agent(recorder: Recorder, script: list[Any]) -> Agent:
 
 
 async def test_saved_prompt_rebuilds_an_equal_state_and_resumes(tmp_path: Path) -> None:
+    script = [call("delete_record", id=7), "Deleted."]
     first = Recorder()
-    run = _delete_agent(first, [call("delete_record", id=7)]).new_run("Delete record 7")
+    run = _delete_agent(first, script).new_run("Delete record 7")
     await run.run()
     path = tmp_path / "run.json"
     path.write_text(run.prompt.model_dump_json(), encoding="utf-8")
 
     second = Recorder()
     restored = AgentRun(
-        _delete_agent(second, ["Deleted."]),
+        _delete_agent(second, script),  # the same script: it is read by position
         Prompt.model_validate_json(path.read_text(encoding="utf-8")),
     )
 
@@ -61,14 +62,12 @@ async def test_saved_prompt_rebuilds_an_equal_state_and_resumes(tmp_path: Path) 
 
 
 async def test_saved_prompt_can_be_rejected_after_restore() -> None:
-    run = _delete_agent(Recorder(), [call("delete_record", id=7)]).new_run("x")
+    script = [call("delete_record", id=7), "Kept it."]
+    run = _delete_agent(Recorder(), script).new_run("x")
     await run.run()
     saved = run.prompt.model_dump_json()
     second = Recorder()
-    model_script = ScriptedModel(["Kept it."])
-    agent = _delete_agent(second, [])
-    agent.model = model_script
-    restored = AgentRun(agent, Prompt.model_validate_json(saved))
+    restored = AgentRun(_delete_agent(second, script), Prompt.model_validate_json(saved))
 
     result = await restored.reject("No.")
 
@@ -154,3 +153,15 @@ def test_any_sequence_round_trips_and_derives_the_live_state(
         assert result.status == "completed"
 
     asyncio.run(scenario())
+
+
+async def test_wait_on_a_restored_run_reports_where_it_stands() -> None:
+    script = [call("delete_record", id=7), "Deleted."]
+    run = _delete_agent(Recorder(), script).new_run("x")
+    await run.run()
+    restored = AgentRun(
+        _delete_agent(Recorder(), script), Prompt.model_validate_json(run.prompt.model_dump_json())
+    )
+    result = await restored.wait()
+    assert result.status == "interrupted"
+    assert [p.id for p in result.pending] == [p.id for p in run.pending]

@@ -149,7 +149,7 @@ async def test_crash_window_resume_without_result_is_reexecuted_on_run(
     saved = run.prompt.model_dump_json()
 
     recorder.contexts.clear()
-    model = ScriptedModel(["Done after the restart."])
+    model = ScriptedModel([call("delete_record", id=7), "Done after the restart."])
     again = AgentRun(Agent(model=model, actions=[delete_record]), Prompt.model_validate_json(saved))
     result = await again.run()
 

@@ -280,12 +280,11 @@ async def test_a_restored_run_can_be_answered_from_its_view(
 ) -> None:
     from pausepoint import Prompt
 
-    first = Agent(
-        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
-    ).new_run("x")
+    script = ScriptedModel([call("delete_record", id=7), "Gone."])
+    first = Agent(model=script, actions=[delete_record]).new_run("x")
     await first.run()
     restored = AgentRun(
-        Agent(model=ScriptedModel(["Gone."]), actions=[delete_record]),
+        Agent(model=script, actions=[delete_record]),
         Prompt.model_validate_json(first.prompt.model_dump_json()),
     )
     view = RunView(restored)  # the run never ran here: answers go to the view's loop
@@ -320,3 +319,17 @@ async def test_interrupt_with_schema_shows_it_on_the_card(comms: list[RecordingC
     (card,) = run.view.pending
     assert card["responseSchema"] == Shipping.model_json_schema()
     assert card["inputSchema"] is None
+
+
+async def test_plain_text_form_of_a_displayed_run_summarises_it(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
+    ).new_run("x")
+    await run.run()
+    bundle = run._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["text/plain"].startswith(f"<AgentRun {run.id} interrupted>")
+    assert f"waiting on {run.pending[0].id}: Approve deleting the record?" in data["text/plain"]

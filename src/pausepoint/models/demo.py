@@ -256,7 +256,8 @@ def _summary(record: ToolCall) -> str:
         if record.result is None:
             return f"Done: {record.name} finished."
         shown = record.result if isinstance(record.result, str) else json.dumps(record.result)
-        return f"Done: {record.name} returned {shown}."
+        end = "" if shown.endswith((".", "!", "?")) else "."
+        return f"Done: {record.name} returned {shown}{end}"
     reason = record.error.message if record.error else "no reason was given."
     if not reason.endswith((".", "!", "?")):
         reason += "."

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, TypeAlias
 
 from ..errors import PausepointError
-from ..transcript import ToolCallRequest, new_id
+from ..transcript import AssistantMessage, ToolCallRequest, new_id
 from ._protocol import ModelRequest, ModelResponse, StreamEvent, TextDelta, ToolCallDelta
 
 __all__ = ["ScriptExhaustedError", "ScriptedModel", "Turn", "call"]
@@ -49,27 +49,20 @@ class ScriptedModel:
         token_delay: float = 0.0,
     ) -> None:
         self._script = script
-        self._position = 0
         self.token_delay = token_delay
         self.requests: list[ModelRequest] = []
-
-    @property
-    def remaining(self) -> int:
-        """How many list turns are left (0 for a function script)."""
-        return 0 if callable(self._script) else len(self._script) - self._position
 
     async def request(self, request: ModelRequest) -> ModelResponse:
         self.requests.append(request)
         if callable(self._script):
             return _as_response(self._script(request))
-        if self._position >= len(self._script):
+        position = sum(1 for item in request.items if isinstance(item, AssistantMessage))
+        if position >= len(self._script):
             raise ScriptExhaustedError(
-                f"ScriptedModel was asked for turn {self._position + 1} but its script has "
+                f"ScriptedModel was asked for turn {position + 1} but its script has "
                 f"{len(self._script)}. Add a final text turn so the run can complete."
             )
-        turn = self._script[self._position]
-        self._position += 1
-        return _as_response(turn)
+        return _as_response(self._script[position])
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         response = await self.request(request)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,7 +78,9 @@ def check_answer(
         return
     if response_model is not None:
         try:
-            response_model.model_validate(data)
+            # Strict JSON validation: the same answers pass as against the recorded JSON
+            # Schema after a restore ("45" is not an integer in either).
+            response_model.model_validate_json(json.dumps(data), strict=True)
         except ValidationError as exc:
             raise InvalidResolutionError(
                 [
@@ -87,13 +90,38 @@ def check_answer(
             ) from None
         return
     if entry.response_schema is not None:
-        validator = jsonschema.Draft202012Validator(entry.response_schema)
-        problems = [
-            ResolutionProblem(error.json_path, error.message)
-            for error in sorted(validator.iter_errors(data), key=lambda e: e.json_path)
-        ]
+        validator_class = jsonschema.validators.validator_for(
+            entry.response_schema, default=jsonschema.Draft202012Validator
+        )
+        validator = validator_class(entry.response_schema)
+        problems = [p for error in validator.iter_errors(data) for p in _problems(error)]
         if problems:
-            raise InvalidResolutionError(problems)
+            raise InvalidResolutionError(sorted(problems, key=lambda p: p.path))
+
+
+def _problems(error: jsonschema.ValidationError) -> list[ResolutionProblem]:
+    """One problem per field: a missing or unexpected key is reported at its own path."""
+    instance, expected, schema = error.instance, error.validator_value, error.schema
+    if error.validator == "required" and isinstance(instance, dict) and isinstance(expected, list):
+        missing = [k for k in expected if k not in instance]
+        return [ResolutionProblem(_child(error.json_path, k), "Field required") for k in missing]
+    if (
+        error.validator == "additionalProperties"
+        and isinstance(instance, dict)
+        and isinstance(schema, dict)
+    ):
+        allowed = set(schema.get("properties", {}))
+        extra = [k for k in instance if k not in allowed]
+        if extra:
+            return [
+                ResolutionProblem(_child(error.json_path, k), "Extra inputs are not permitted")
+                for k in extra
+            ]
+    return [ResolutionProblem(error.json_path, error.message)]
+
+
+def _child(path: str, key: str) -> str:
+    return f"{path}.{key}" if key.isidentifier() else f"{path}[{json.dumps(key)}]"
 
 
 def as_error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) -> ErrorInfo:

@@ -81,25 +81,18 @@ class ToolRunner:
                 await self._settle(record, "rejected", _declined(action))
                 return
 
-        approval = next((e for e in record.interrupts if e.kind == "tool-approval"), None)
-        args: Any = record.input
-        if approval is not None and isinstance(approval.resolution, ResumeResolution):
-            edited = parse_approval(approval.resolution.data).edited_args
-            if edited is not None:
-                args = edited
-
         try:
-            input = action.validate_input(args)
+            input = action.validate_input(record.effective_input)
         except ValidationError as exc:
             await self._settle(record, "failed", _invalid_input(action, exc))
             return
 
-        if action.needs_approval and approval is None:
+        if action.needs_approval and not any(e.kind == "tool-approval" for e in record.interrupts):
             await self._suspend(
                 record,
                 InterruptEntry(
                     kind="tool-approval",
-                    message=f"Approve running {action.name}?",
+                    message=action.describe_approval(input),
                     data={"toolName": action.name, "args": record.input},
                 ),
             )
@@ -131,9 +124,7 @@ class ToolRunner:
             return
         except Exception as exc:
             logger.debug("Action %s raised; recorded as its failure.", action.name, exc_info=True)
-            await self._settle(
-                record, "failed", ErrorInfo(name=type(exc).__name__, message=str(exc))
-            )
+            await self._settle(record, "failed", _error_info(exc))
             return
         try:
             record.result = to_json_value(value, f"The result of action {action.name!r}")
@@ -169,3 +160,12 @@ def _invalid_input(action: Action, exc: ValidationError) -> ErrorInfo:
         name="InvalidInput",
         message=f"The input does not fit {action.name}'s schema: {problems}",
     )
+
+
+def _error_info(exc: Exception) -> ErrorInfo:
+    # str(KeyError("x")) is just "'x'": say what it means.
+    if isinstance(exc, KeyError) and len(exc.args) == 1:
+        message = f"missing key {exc.args[0]!r}"
+    else:
+        message = str(exc) or repr(exc)
+    return ErrorInfo(name=type(exc).__name__, message=message)

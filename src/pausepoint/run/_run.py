@@ -350,7 +350,21 @@ class AgentRun:
         return self._view
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.view._repr_mimebundle_(**kwargs)
+        bundle = self.view._repr_mimebundle_(**kwargs)
+        # What viewers without widgets (GitHub, nbconvert, a terminal) show instead.
+        if isinstance(bundle, tuple):
+            bundle[0]["text/plain"] = self._summary()
+        elif isinstance(bundle, dict):
+            bundle["text/plain"] = self._summary()
+        return bundle
+
+    def _summary(self) -> str:
+        pending = self._prompt.pending()
+        lines = [repr(self)]
+        lines += [f"  waiting on {e.id}: {e.message}" for _, e in pending]
+        if not pending and self._prompt.output is not None:
+            lines.append(f"  output: {self._prompt.output}")
+        return "\n".join(lines)
 
     @property
     def result(self) -> AgentRunResult | None:
@@ -367,9 +381,14 @@ class AgentRun:
         # Polling, not an asyncio.Event: a run may move between loops (run_sync).
         while self._busy or (self._task is not None and not self._task.done()):  # noqa: ASYNC110
             await asyncio.sleep(0.01)
-        if self._result is None:
-            raise RunStateError("The run has not been started: call run() or start() first.")
-        return self._result
+        if self._result is not None:
+            return self._result
+        # A run rebuilt from a saved Prompt: its transcript says where it stands.
+        if self._prompt.pending():
+            return self._finish("interrupted")
+        if self._prompt.output is not None:
+            return self._finish("completed")
+        raise RunStateError("The run has not been started: call run() or start() first.")
 
     @property
     def task(self) -> asyncio.Task[AgentRunResult] | None:

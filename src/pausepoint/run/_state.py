@@ -29,6 +29,14 @@ class PendingInterrupt:
     def data(self) -> Any:
         return self.interrupt.data
 
+    @property
+    def kind(self) -> str:
+        return self.interrupt.kind
+
+    @property
+    def response_schema(self) -> dict[str, Any] | None:
+        return self.interrupt.response_schema
+
 
 @dataclass(frozen=True, slots=True)
 class Ready:
