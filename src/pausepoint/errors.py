@@ -12,6 +12,7 @@ from dataclasses import dataclass
 __all__ = [
     "InterruptAlreadyResolvedError",
     "InterruptExpiredError",
+    "InterruptWireError",
     "InvalidResolutionError",
     "NoPendingInterruptError",
     "NotJSONError",
@@ -72,6 +73,10 @@ class InterruptAlreadyResolvedError(RunStateError):
 
 class InterruptExpiredError(RunStateError):
     """The interrupt's `expires_at` has passed; it can no longer be answered."""
+
+
+class InterruptWireError(PausepointError, ValueError):
+    """A wire object (interrupt descriptor, resume entry) lacks a field it must have."""
 
 
 class UnknownActionError(PausepointError, LookupError):

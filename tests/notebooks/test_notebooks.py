@@ -177,7 +177,12 @@ def test_forms_refuse_answers_that_break_the_schema(executed: Execute) -> None:
     for expected in ("$.day: ", "$.minutes: ", "$.room: ", "recorded answer: None"):
         assert expected in pydantic_schema, SCHEMA_VALIDATION.format(pydantic_schema)
     json_schema = text(cell_with(nb, '"speed": "overnight"'))
-    for expected in ("$.speed: ", "$.insured_value: ", "$.gift: Extra inputs are not permitted", "pending: 1"):
+    for expected in (
+        "$.speed: ",
+        "$.insured_value: ",
+        "$.gift: Extra inputs are not permitted",
+        "pending: 1",
+    ):
         assert expected in json_schema, SCHEMA_VALIDATION.format(json_schema)
 
 
