@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 __all__ = [
     "InterruptAlreadyResolvedError",
@@ -18,6 +19,8 @@ __all__ = [
     "NotJSONError",
     "PausepointError",
     "ResolutionProblem",
+    "ResumeBatchError",
+    "ResumeItemError",
     "RunBusyError",
     "RunStateError",
     "RunSuspendedError",
@@ -103,3 +106,47 @@ class InvalidResolutionError(PausepointError, ValueError):
             head + ":\n" + "\n".join(lines) + "\nFix the answer and call again; "
             "nothing was recorded."
         )
+
+
+ResumeErrorCode = Literal[
+    "conflict",
+    "unknown-interrupt",
+    "incomplete-batch",
+    "stale",
+    "expired",
+    "invalid-payload",
+    "invalid-edited-args",
+    "invalid-response-schema",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeItemError:
+    """Why one entry of a resume batch was refused (`interrupt_id` None: the whole batch)."""
+
+    code: ResumeErrorCode
+    message: str
+    interrupt_id: str | None = None
+    path: str | None = None
+
+
+class ResumeBatchError(PausepointError, ValueError):
+    """A batch of AG-UI resume entries was refused; nothing of it was applied."""
+
+    def __init__(self, errors: Sequence[ResumeItemError]) -> None:
+        self.errors = tuple(errors)
+        lines = [
+            f"  [{e.code}] {e.interrupt_id or '(batch)'}"
+            + (f" at {e.path}" if e.path else "")
+            + f": {e.message}"
+            for e in self.errors
+        ]
+        super().__init__(
+            "The resume batch was refused and nothing was applied:\n"
+            + "\n".join(lines)
+            + "\nSend one entry per pending interrupt, each answering it as its schema asks."
+        )
+
+    @property
+    def codes(self) -> list[str]:
+        return [e.code for e in self.errors]

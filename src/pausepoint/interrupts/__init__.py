@@ -14,6 +14,7 @@ interrupt rendered as an AG-UI ``Interrupt`` is read as resumable by TanStack AI
 'generic'
 """
 
+from pausepoint.interrupts._answers import ApprovalAnswer, check_answer, parse_approval
 from pausepoint.interrupts._binding import (
     BINDING_METADATA_KEY,
     BINDING_VERSION,
@@ -28,6 +29,13 @@ from pausepoint.interrupts._binding import (
 )
 from pausepoint.interrupts._canonical import canonical_json, digest
 from pausepoint.interrupts._fingerprint import fingerprint
+from pausepoint.interrupts._kinds import (
+    PAYLOAD_METADATA_KEY,
+    ClassifiedInterrupt,
+    InterruptKindName,
+    classify,
+    to_agui,
+)
 from pausepoint.interrupts._schemas import (
     approval_response_schema,
     approval_schema_hash,
@@ -37,18 +45,26 @@ from pausepoint.interrupts._schemas import (
 __all__ = [
     "BINDING_METADATA_KEY",
     "BINDING_VERSION",
+    "PAYLOAD_METADATA_KEY",
+    "ApprovalAnswer",
+    "ClassifiedInterrupt",
     "ClientToolExecutionBinding",
     "GenericBinding",
     "InterruptBinding",
+    "InterruptKindName",
     "InterruptWireError",
     "ToolApprovalBinding",
     "approval_response_schema",
     "approval_schema_hash",
     "canonical_json",
+    "check_answer",
+    "classify",
     "digest",
     "fingerprint",
+    "parse_approval",
     "read_binding",
     "schema_hash",
+    "to_agui",
     "with_binding",
     "without_binding",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
 from ..models import ActionSpec, Model
@@ -50,6 +50,9 @@ class Agent:
         self.actions: Mapping[str, Action] = MappingProxyType(by_name)
         self.action_specs: tuple[ActionSpec, ...] = tuple(
             ActionSpec(a.name, a.description, a.input_schema()) for a in by_name.values()
+        )
+        self.input_schemas: Mapping[str, dict[str, Any]] = MappingProxyType(
+            {spec.name: spec.input_schema for spec in self.action_specs}
         )
 
     def new_run(self, prompt: str | Prompt) -> AgentRun:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from .._json import to_json_value
 from ..actions import Action, ActionContext, ActionInterrupt, Resumption
 from ..errors import NotJSONError
+from ..interrupts._answers import parse_approval
 from ..transcript import (
     ErrorInfo,
     InterruptEntry,
@@ -23,7 +24,6 @@ from ..transcript import (
     ResumeResolution,
     ToolCall,
 )
-from ._answers import parse_approval
 from ._events import Event, InterruptedEvent, ToolCallFinishedEvent, ToolCallStartedEvent
 
 __all__ = ["ToolRunner", "needs_work"]

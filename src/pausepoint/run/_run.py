@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -16,11 +16,13 @@ from ..errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
     NoPendingInterruptError,
+    ResumeBatchError,
     RunBusyError,
     RunStateError,
     RunSuspendedError,
     UnknownInterruptError,
 )
+from ..interrupts._answers import as_error_info, check_answer
 from ..models import ModelRequest, ModelResponse, TextDelta
 from ..transcript import (
     AssistantMessage,
@@ -35,7 +37,7 @@ from ..transcript import (
     utc_now,
 )
 from ._agent import Agent
-from ._answers import as_error_info, check_answer
+from ._batch import CANCELLED, check_batch, is_replay, wire_entries
 from ._events import (
     CompletedEvent,
     Event,
@@ -111,12 +113,16 @@ class AgentRun:
     @property
     def state(self) -> RunState:
         """`Interrupted(...)` while any interrupt waits for an answer, else `Ready()`."""
-        return derive_state(self._prompt)
+        return derive_state(self._prompt, self.agent.input_schemas)
 
     @property
     def pending(self) -> tuple[PendingInterrupt, ...]:
         """The interrupts waiting for an answer, oldest first."""
-        return tuple(PendingInterrupt(r, e) for r, e in self._prompt.pending())
+        schemas = self.agent.input_schemas
+        return tuple(
+            PendingInterrupt(r, e, run_id=self.id, input_schema=schemas.get(r.name))
+            for r, e in self._prompt.pending()
+        )
 
     @property
     def busy(self) -> bool:
@@ -209,7 +215,62 @@ class AgentRun:
             await self._emit(ToolCallFinishedEvent(record))
             return await self._advance()
 
+    async def continue_with(
+        self, entries: Iterable[Mapping[str, Any] | BaseModel]
+    ) -> AgentRunResult:
+        """Answer every pending interrupt at once, from AG-UI resume entries.
+
+        Each entry is `{"interruptId", "status": "resolved" | "cancelled", "payload"?,
+        "metadata"?}` (a dict or an `ag_ui.core.ResumeEntry`). `resolved` resumes with the
+        payload, `cancelled` declines. The whole batch is checked first, and if any entry
+        is refused, `ResumeBatchError` lists each problem with its code and nothing is
+        applied. Sending the same batch again changes nothing.
+        """
+        items = wire_entries(entries)
+        with self._busy_guard():
+            if is_replay(self._prompt, items):
+                return self._current_result()
+            errors = check_batch(
+                self._prompt,
+                items,
+                actions=self.agent.actions,
+                response_model=self._response_models.get,
+                now=utc_now(),
+            )
+            if errors:
+                raise ResumeBatchError(errors)
+            for item in items:
+                found = self._prompt.find_interrupt(item["interruptId"])
+                assert found is not None  # checked above
+                record, entry = found
+                resolution: Resolution
+                if item["status"] == "resolved":
+                    resolution = ResumeResolution(
+                        data=to_json_value(item.get("payload"), "payload")
+                    )
+                    self._record(entry, resolution)
+                else:
+                    resolution = RejectResolution(error=CANCELLED)
+                    self._record(entry, resolution)
+                    record.status, record.error = "rejected", CANCELLED
+                await self._emit(ResolvedEvent(record, entry, resolution))
+            return await self._advance()
+
+    def agui_interrupts(self) -> list[dict[str, Any]]:
+        """The pending interrupts as AG-UI `Interrupt` wire dicts, bound for TanStack AI."""
+        return [p.to_agui() for p in self.pending]
+
     # -- internals -------------------------------------------------------------------
+
+    def _current_result(self) -> AgentRunResult:
+        if self._result is not None:
+            return self._result
+        # A run rebuilt from a saved Prompt: its transcript says where it stands.
+        if self._prompt.pending():
+            return self._finish("interrupted")
+        if self._prompt.output is not None:
+            return self._finish("completed")
+        raise RunStateError("The run has not been started: call run() or start() first.")
 
     def _target(self, interrupt_id: str | None) -> tuple[ToolCall, InterruptEntry]:
         if interrupt_id is not None:
@@ -381,14 +442,7 @@ class AgentRun:
         # Polling, not an asyncio.Event: a run may move between loops (run_sync).
         while self._busy or (self._task is not None and not self._task.done()):  # noqa: ASYNC110
             await asyncio.sleep(0.01)
-        if self._result is not None:
-            return self._result
-        # A run rebuilt from a saved Prompt: its transcript says where it stands.
-        if self._prompt.pending():
-            return self._finish("interrupted")
-        if self._prompt.output is not None:
-            return self._finish("completed")
-        raise RunStateError("The run has not been started: call run() or start() first.")
+        return self._current_result()
 
     @property
     def task(self) -> asyncio.Task[AgentRunResult] | None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..transcript import InterruptEntry, Prompt, ToolCall
@@ -16,6 +17,17 @@ class PendingInterrupt:
 
     tool_call: ToolCall
     interrupt: InterruptEntry
+    run_id: str = field(default="", compare=False)
+    input_schema: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    def to_agui(self) -> dict[str, Any]:
+        """This pause as an AG-UI `Interrupt` wire dict, with a binding that TanStack AI
+        clients read as resumable (see `pausepoint.interrupts`)."""
+        from ..interrupts import to_agui
+
+        return to_agui(
+            self.tool_call, self.interrupt, run_id=self.run_id, input_schema=self.input_schema
+        )
 
     @property
     def id(self) -> str:
@@ -58,11 +70,19 @@ class Interrupted:
 RunState = Ready | Interrupted
 
 
-def derive_state(prompt: Prompt) -> RunState:
+def derive_state(
+    prompt: Prompt, input_schemas: Mapping[str, Mapping[str, Any]] | None = None
+) -> RunState:
     """Compute the state from the transcript. The result is a snapshot: later changes to
-    the run do not alter it."""
+    the run do not alter it. `input_schemas` (by action name) complete the wire form."""
+    schemas = input_schemas or {}
     pending = tuple(
-        PendingInterrupt(record.model_copy(deep=True), entry.model_copy(deep=True))
+        PendingInterrupt(
+            record.model_copy(deep=True),
+            entry.model_copy(deep=True),
+            run_id=prompt.run_id,
+            input_schema=schemas.get(record.name),
+        )
         for record, entry in prompt.pending()
     )
     if not pending:

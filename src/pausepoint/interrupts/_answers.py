@@ -9,9 +9,9 @@ from typing import Any
 import jsonschema
 from pydantic import BaseModel, JsonValue, ValidationError
 
-from ..actions import Action, Rejection
-from ..errors import InvalidResolutionError, ResolutionProblem
-from ..transcript import ErrorInfo, InterruptEntry
+from pausepoint.actions import Action, Rejection
+from pausepoint.errors import InvalidResolutionError, ResolutionProblem
+from pausepoint.transcript import ErrorInfo, InterruptEntry
 
 __all__ = ["ApprovalAnswer", "as_error_info", "check_answer", "parse_approval"]
 

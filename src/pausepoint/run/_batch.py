@@ -1,0 +1,200 @@
+"""Checking a batch of AG-UI resume entries against a run, before any of it is applied.
+
+A web client continues an interrupted run with one resume entry per open interrupt
+(`{interruptId, status: "resolved" | "cancelled", payload?, metadata?}`). The whole
+batch is checked first; one bad entry means nothing is applied.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from .._json import to_json_value
+from ..actions import Action
+from ..errors import InvalidResolutionError, NotJSONError, ResumeItemError
+from ..interrupts import (
+    BINDING_METADATA_KEY,
+    approval_response_schema,
+    read_binding,
+    schema_hash,
+)
+from ..interrupts._answers import check_answer
+from ..transcript import ErrorInfo, InterruptEntry, Prompt, RejectResolution, ResumeResolution
+
+__all__ = ["CANCELLED", "check_batch", "is_replay", "wire_entries"]
+
+CANCELLED = ErrorInfo(name="Cancelled", message="The user cancelled this interrupt.")
+_ITEM_CODES = {"invalid-payload", "invalid-edited-args"}
+
+
+def wire_entries(entries: Iterable[Mapping[str, Any] | BaseModel]) -> list[dict[str, Any]]:
+    """Resume entries as camelCase dicts; ag_ui models keep an explicit `payload: null`."""
+    out: list[dict[str, Any]] = []
+    for entry in entries:
+        if isinstance(entry, BaseModel):
+            out.append(entry.model_dump(mode="json", by_alias=True, exclude_unset=True))
+        elif isinstance(entry, Mapping):
+            out.append(dict(entry))
+        else:
+            raise TypeError(
+                "Resume entries are dicts like {'interruptId': ..., 'status': 'resolved', "
+                f"'payload': ...}}, or ag_ui.core.ResumeEntry objects, not {type(entry).__name__}."
+            )
+    return out
+
+
+def is_replay(prompt: Prompt, items: list[dict[str, Any]]) -> bool:
+    """True when every entry matches an answer already recorded: applying it again is a no-op."""
+    if not items:
+        return False
+    for item in items:
+        interrupt_id = item.get("interruptId")
+        found = prompt.find_interrupt(interrupt_id) if isinstance(interrupt_id, str) else None
+        if found is None:
+            return False
+        resolution = found[1].resolution
+        if item.get("status") == "resolved":
+            if not isinstance(resolution, ResumeResolution) or resolution.data != item.get(
+                "payload"
+            ):
+                return False
+        elif item.get("status") == "cancelled":
+            if not isinstance(resolution, RejectResolution) or resolution.error != CANCELLED:
+                return False
+        else:
+            return False
+    return True
+
+
+def check_batch(
+    prompt: Prompt,
+    items: list[dict[str, Any]],
+    *,
+    actions: Mapping[str, Action],
+    response_model: Callable[[str], type[BaseModel] | None],
+    now: datetime,
+) -> list[ResumeItemError]:
+    """Every reason to refuse the batch, per entry, plus a batch-level incomplete-batch."""
+    errors: list[ResumeItemError] = []
+    counts = Counter(item.get("interruptId") for item in items)
+    covered: set[str] = set()
+    for item in items:
+        interrupt_id = item.get("interruptId")
+        if not isinstance(interrupt_id, str) or not interrupt_id:
+            errors.append(ResumeItemError("unknown-interrupt", "The entry has no interruptId."))
+            continue
+        if interrupt_id in covered:
+            continue
+        covered.add(interrupt_id)
+        if counts[interrupt_id] > 1:
+            errors.append(
+                ResumeItemError(
+                    "conflict",
+                    f"{counts[interrupt_id]} entries answer this interrupt; send exactly one.",
+                    interrupt_id,
+                )
+            )
+            continue
+        errors.extend(_check_item(prompt, item, interrupt_id, actions, response_model, now))
+    missing = [entry.id for _, entry in prompt.pending() if entry.id not in covered]
+    if missing:
+        errors.append(
+            ResumeItemError(
+                "incomplete-batch",
+                f"No entry for the pending interrupt(s) {', '.join(missing)}; a batch answers "
+                "every open interrupt (cancel the ones you decline).",
+            )
+        )
+    return errors
+
+
+def _check_item(
+    prompt: Prompt,
+    item: dict[str, Any],
+    interrupt_id: str,
+    actions: Mapping[str, Action],
+    response_model: Callable[[str], type[BaseModel] | None],
+    now: datetime,
+) -> list[ResumeItemError]:
+    def refuse(code: Any, message: str, path: str | None = None) -> list[ResumeItemError]:
+        return [ResumeItemError(code, message, interrupt_id, path)]
+
+    status = item.get("status")
+    if status not in ("resolved", "cancelled"):
+        return refuse(
+            "invalid-payload", f"status must be 'resolved' or 'cancelled', not {status!r}."
+        )
+    if status == "cancelled" and "payload" in item:
+        return refuse("invalid-payload", "A cancelled entry carries no payload, not even null.")
+    found = prompt.find_interrupt(interrupt_id)
+    if found is None:
+        return refuse("unknown-interrupt", "This run has no interrupt with that id.")
+    record, entry = found
+    if not entry.is_pending:
+        return refuse("stale", "That pause was already answered; this answer is out of date.")
+    action = actions.get(record.name)
+    drift = _binding_problem(prompt, item, record.interrupts.index(entry), entry, action)
+    if drift is not None:
+        return refuse(*drift)
+    if entry.expires_at is not None and entry.expires_at <= now:
+        return refuse("expired", f"The interrupt expired at {entry.expires_at.isoformat()}.")
+    if status == "cancelled":
+        return []
+    try:
+        payload = to_json_value(item.get("payload"), "The payload")
+        check_answer(entry, payload, action=action, response_model=response_model(entry.id))
+    except NotJSONError as exc:
+        return refuse("invalid-payload", str(exc), exc.path)
+    except InvalidResolutionError as exc:
+        return [
+            ResumeItemError(
+                p.code if p.code in _ITEM_CODES else "invalid-payload",  # type: ignore[arg-type]
+                p.message,
+                interrupt_id,
+                p.path,
+            )
+            for p in exc.problems
+        ]
+    return []
+
+
+def _binding_problem(
+    prompt: Prompt,
+    item: dict[str, Any],
+    generation: int,
+    entry: InterruptEntry,
+    action: Action | None,
+) -> tuple[str, str] | None:
+    """Compare the binding the client echoes (if any) with the pause as it is now."""
+    metadata = item.get("metadata")
+    if not isinstance(metadata, Mapping) or BINDING_METADATA_KEY not in metadata:
+        return None
+    binding = read_binding({"id": entry.id, "metadata": metadata})
+    if binding is None:
+        return ("stale", "The entry's binding cannot be read as one of this run's pauses.")
+    if binding["interruptedRunId"] != prompt.run_id or binding["generation"] != generation:
+        return ("stale", "The binding belongs to another run or an older pause of this call.")
+    input_schema = action.input_schema() if action is not None else None
+    if entry.kind == "tool-approval":
+        expected: dict[str, str | None] = {
+            "responseSchemaHash": schema_hash(approval_response_schema(input_schema)),
+            "inputSchemaHash": schema_hash(input_schema),
+        }
+    else:
+        expected = {
+            "responseSchemaHash": (
+                schema_hash(entry.response_schema) if entry.response_schema is not None else None
+            )
+        }
+    for key, value in expected.items():
+        if binding.get(key) != value:
+            return (
+                "invalid-response-schema",
+                f"The schema changed since this pause was shown ({key} differs); show it again.",
+            )
+    return None
