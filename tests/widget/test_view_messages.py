@@ -333,3 +333,40 @@ async def test_plain_text_form_of_a_displayed_run_summarises_it(
     assert "application/vnd.jupyter.widget-view+json" in data
     assert data["text/plain"].startswith(f"<AgentRun {run.id} interrupted>")
     assert f"waiting on {run.pending[0].id}: Approve deleting the record?" in data["text/plain"]
+
+
+async def test_interrupts_from_other_producers_show_as_unbound_cards(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
+    ).new_run("x")
+    await run.run()
+    other = Agent(
+        model=ScriptedModel([call("delete_record", id=8)]), actions=[delete_record]
+    ).new_run("y")
+    await other.run()
+    recording = run.view.comm
+    assert isinstance(recording, RecordingComm)
+
+    foreign = {"id": "wf-1", "reason": "confirmation", "message": "Approve the deploy?"}
+    classified = run.view.show_interrupt(foreign)
+    run.view.show_interrupt(other.pending[0].to_agui())
+
+    assert classified.kind == "unbound"
+    ours, workflow, other_run = run.view.pending
+    assert ours["canResolve"] is True
+    assert (workflow["kind"], workflow["canResolve"], workflow["message"]) == (
+        "unbound",
+        False,
+        "Approve the deploy?",
+    )
+    assert "no binding" in workflow["reason"]
+    assert (other_run["kind"], other_run["canResolve"]) == ("unbound", False)
+    assert other.id in other_run["reason"]
+    # answering this run's own card still works, and the foreign cards stay
+    recording.browser_send(
+        {"type": "resume", "requestId": "r", "interrupt": ours["id"], "data": {"approved": True}}
+    )
+    await until(lambda: run.view.status == "completed" or run.view.status == "failed")
+    assert [c["id"] for c in run.view.pending] == ["wf-1", other.pending[0].id]

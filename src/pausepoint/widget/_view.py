@@ -12,16 +12,18 @@ import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import traitlets
+from pydantic import BaseModel
 
 from ..actions import Rejection
 from ..errors import InvalidResolutionError, PausepointError
+from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt, classify
 from ..run import (
     AgentRun,
     Event,
@@ -100,6 +102,7 @@ class RunView(anywidget.AnyWidget):
         self._text_throttle = Throttle(UPDATE_INTERVAL, self._flush_text)
         self._tasks: set[asyncio.Future[Any]] = set()
         self._home_loop = _current_loop()
+        self._foreign: list[dict[str, Any]] = []
         self._off = run.on("*", self._on_event)
         self.on_msg(self._on_msg)
         _DIRTY_FLUSH.track(self)
@@ -107,6 +110,16 @@ class RunView(anywidget.AnyWidget):
     @property
     def run(self) -> AgentRun:
         return self._run
+
+    def show_interrupt(self, interrupt: Mapping[str, Any] | BaseModel) -> ClassifiedInterrupt:
+        """Show an interrupt from another producer (any AG-UI `Interrupt`) beside this
+        run's own. It is read-only here: this view can answer only its own run's pauses.
+        """
+        classified = classify(interrupt)
+        self._foreign = [c for c in self._foreign if c["id"] != classified.id]
+        self._foreign.append(_foreign_card(classified, self._run.id))
+        self.pending = [*_cards(self._run), *self._foreign]
+        return classified
 
     def close(self) -> None:
         self._off()
@@ -137,13 +150,13 @@ class RunView(anywidget.AnyWidget):
             with self.hold_sync():
                 self.status, self.error, self.started_at = "running", None, time.time() * 1000
         elif isinstance(event, InterruptedEvent | ResolvedEvent):
-            self.pending = _cards(self._run)
+            self.pending = [*_cards(self._run), *self._foreign]
         elif isinstance(event, RunFinishedEvent):
             self._text_throttle.now()
             self._items_throttle.now()
             result = event.result
             with self.hold_sync():
-                self.pending = _cards(self._run)
+                self.pending = [*_cards(self._run), *self._foreign]
                 self.status = result.status
                 self.error = result.error.model_dump() if result.error else None
 
@@ -284,6 +297,33 @@ class RunView(anywidget.AnyWidget):
 def _cards(run: AgentRun) -> list[dict[str, Any]]:
     actions = run.agent.actions
     return [card_for(p, actions.get(p.tool_call.name)) for p in run.pending]
+
+
+def _foreign_card(classified: ClassifiedInterrupt, run_id: str) -> dict[str, Any]:
+    wire = classified.interrupt
+    binding = classified.binding or {}
+    if classified.kind == "unbound":
+        reason = classified.unbound_reason
+    else:
+        owner = binding.get("interruptedRunId", "another run")
+        reason = f"It belongs to {owner}, not to this run ({run_id})."
+    metadata = wire.get("metadata")
+    payload = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, dict) else None
+    return {
+        "id": classified.id,
+        "kind": "unbound",
+        "canResolve": False,
+        "message": classified.message or str(wire.get("reason", "")),
+        "reason": reason,
+        "data": payload,
+        "toolCallId": wire.get("toolCallId"),
+        "toolName": binding.get("toolName"),
+        "args": None,
+        "inputSchema": None,
+        "responseSchema": None,
+        "createdAt": "",
+        "expiresAt": wire.get("expiresAt"),
+    }
 
 
 def _current_loop() -> asyncio.AbstractEventLoop | None:
