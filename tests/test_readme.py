@@ -11,7 +11,7 @@ README = Path(__file__).parents[1] / "README.md"
 
 
 async def test_readme_example_runs() -> None:
-    (block,) = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    block = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)[0]
     body = textwrap.indent(block, "    ")
     namespace: dict[str, Any] = {}
     exec(f"async def example():\n{body}\n    return locals()", namespace)
