@@ -38,6 +38,21 @@ class Refund(BaseModel):
     amount: float = Field(gt=0)
 
 
+def recording_of(run: AgentRun) -> RecordingComm:
+    """The comm of the run's view (opening the view if needed)."""
+    comm = run.view.comm
+    assert isinstance(comm, RecordingComm)
+    return comm
+
+
+async def paused_refund(executed: list[Refund]) -> AgentRun:
+    """A run waiting for approval of a refund; approved refunds land in `executed`."""
+    model = ScriptedModel([call("refund", order_id=1, amount=5.0), "ok"])
+    run = Agent(model=model, actions=[refund_action(executed)]).new_run("x")
+    await run.run()
+    return run
+
+
 def refund_action(executed: list[Refund]) -> Action:
     @action(needs_approval=True)
     async def refund(input: Refund) -> str:
@@ -106,8 +121,7 @@ async def test_resume_request_runs_on_the_run_loop_and_answers_ok(
         model=ScriptedModel([call("delete_record", id=7), "Gone."]), actions=[delete_record]
     ).new_run("x")
     await run.run()
-    recording = comms[-1] if run.view else None
-    assert recording is not None
+    recording = recording_of(run)
     message = {
         "type": "resume",
         "requestId": "r1",
@@ -134,13 +148,8 @@ async def test_invalid_answer_gets_an_error_response_with_problems(
     comms: list[RecordingComm],
 ) -> None:
     executed: list[Refund] = []
-    run = Agent(
-        model=ScriptedModel([call("refund", order_id=1, amount=5.0), "ok"]),
-        actions=[refund_action(executed)],
-    ).new_run("x")
-    await run.run()
-    recording = comms[-1] if run.view else None
-    assert recording is not None
+    run = await paused_refund(executed)
+    recording = recording_of(run)
     before = run.prompt.model_dump_json()
 
     recording.browser_send(
@@ -163,13 +172,8 @@ async def test_invalid_answer_gets_an_error_response_with_problems(
 
 async def test_double_click_runs_the_action_once(comms: list[RecordingComm]) -> None:
     executed: list[Refund] = []
-    run = Agent(
-        model=ScriptedModel([call("refund", order_id=1, amount=5.0), "ok"]),
-        actions=[refund_action(executed)],
-    ).new_run("x")
-    await run.run()
-    recording = comms[-1] if run.view else None
-    assert recording is not None
+    run = await paused_refund(executed)
+    recording = recording_of(run)
     interrupt = run.pending[0].id
 
     threads = [
@@ -200,8 +204,7 @@ async def test_reject_request_records_the_reason(
     model = ScriptedModel([call("delete_record", id=7), "Kept."])
     run = Agent(model=model, actions=[delete_record]).new_run("x")
     await run.run()
-    recording = comms[-1] if run.view else None
-    assert recording is not None
+    recording = recording_of(run)
 
     recording.browser_send(
         {"type": "reject", "requestId": "r", "interrupt": run.pending[0].id, "reason": "Not now."}
@@ -222,8 +225,7 @@ async def test_malformed_requests_are_answered_with_an_error(
         model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
     ).new_run("x")
     await run.run()
-    recording = comms[-1] if run.view else None
-    assert recording is not None
+    recording = recording_of(run)
     before = run.prompt.model_dump_json()
 
     recording.browser_send({"type": "explode", "requestId": "a"})
@@ -345,8 +347,7 @@ async def test_interrupts_from_other_producers_show_as_unbound_cards(
         model=ScriptedModel([call("delete_record", id=8)]), actions=[delete_record]
     ).new_run("y")
     await other.run()
-    recording = run.view.comm
-    assert isinstance(recording, RecordingComm)
+    recording = recording_of(run)
 
     foreign = {"id": "wf-1", "reason": "confirmation", "message": "Approve the deploy?"}
     classified = run.view.show_interrupt(foreign)
