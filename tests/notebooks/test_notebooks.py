@@ -246,3 +246,101 @@ def test_real_model_against_a_local_endpoint(tmp_path: Path) -> None:
     assert f"completed - {REPLY_PREFIX} refunded 12.50 for order 7" in text(
         cell_with(nb, "result = await mine.wait()")
     )
+
+
+def event_names(output: str) -> list[str]:
+    """The event names of notebook 05's log: its lines indented by two spaces."""
+    return [line.split()[0] for line in output.splitlines() if line.startswith("  ")]
+
+
+def test_under_the_hood_state_is_derived_from_the_transcript(executed: Execute) -> None:
+    nb = executed("05-under-the-hood.ipynb")
+    state = text(cell_with(nb, "rebuilt = AgentRun("))
+    assert "before: Ready(status='ready')" in state
+    assert "after:  Interrupted | status: interrupted" in state
+    assert "waiting on: int_" in state
+    assert "rebuilt from JSON, equal state: True" in state
+    assert "rebuilt:  Ready(status='ready') - Done. refund: refunded 35.00" in state
+    assert "original: interrupted" in state
+
+
+def test_under_the_hood_logs_a_pause_and_resume_cycle(executed: Execute) -> None:
+    nb = executed("05-under-the-hood.ipynb")
+    paused = text(cell_with(nb, 'run.on("*", record)'))
+    assert paused.startswith("(async handler) paged on-call: Refund 35.00 on order 42?\n")
+    assert "run() returned interrupted" in paused
+    assert event_names(paused) == ["run_started", "message", "interrupted", "run_finished"]
+    assert "(tool-approval) 'Refund 35.00 on order 42?'" in paused
+    resumed = text(cell_with(nb, "result = await run.resume(True)\n"))
+    assert "resume() returned completed" in resumed
+    assert event_names(resumed) == [
+        "resolved",
+        "run_started",
+        "tool_call_started",
+        "tool_call_finished",
+        "text_delta",
+        "message",
+        "completed",
+        "run_finished",
+    ]
+    raising = text(cell_with(nb, "def broken_dashboard"))
+    assert "[log] A 'resolved' event handler raised; the run goes on." in raising
+    assert "ConnectionError('dashboard is down')" in raising
+    assert "completed - Done. refund: Order 7 was a gift." in raising
+    assert "tool_call_finished refund [rejected]" in raising
+
+
+def test_under_the_hood_walks_the_interrupt_history(executed: Execute) -> None:
+    nb = executed("05-under-the-hood.ipynb")
+    answered = text(cell_with(nb, 'await run.resume({"code": "402913"})'))
+    assert "now waiting on: Enter the 6-digit code from the banking app" in answered
+    assert "completed - Done. refund: refunded 20.00 for order 42; transfer: sent 250.00" in (
+        answered
+    )
+    history = text(cell_with(nb, "for entry in tool_call.interrupts:"))
+    assert history.count("kind=tool-approval") == 1
+    assert history.count("kind=generic") == 2  # the transfer paused twice
+    assert "state:    {'step': 'confirm', 'account': 'ACME Ltd" in history
+    assert "state:    {'step': 'code', 'account': 'ACME Ltd" in history
+    edited = "{'approved': True, 'editedArgs': {'order_id': 42, 'amount': 20.0}}"
+    assert f"answered: resume {edited}" in history
+    assert "answered: resume {'code': '402913'} at " in history
+    assert "refund: the model asked for {'order_id': 42, 'amount': 35.0}" in history
+    assert "the action ran with  {'order_id': 42, 'amount': 20.0}" in history
+
+
+def test_under_the_hood_shows_the_wire_form_and_classifies(executed: Execute) -> None:
+    nb = executed("05-under-the-hood.ipynb")
+    wire = json.loads(text(cell_with(nb, "wire = run.pending[0].to_agui()")))
+    binding = wire["metadata"]["tanstack:interruptBinding"]
+    assert (binding["kind"], binding["generation"], binding["interruptId"]) == (
+        "tool-approval",
+        0,
+        wire["id"],
+    )
+    assert binding["responseSchemaHash"].startswith("sha256:")
+    classified = text(cell_with(nb, "seen = classify(interrupt)"))
+    assert "binding: tool-approval, run run_" in classified
+    assert "kind=tool-approval, can_resolve=True" in classified
+    assert "kind=generic, can_resolve=True" in classified
+    assert "foreign        deploy-7: kind=unbound, can_resolve=False" in classified
+    assert "Paused elsewhere: it has no binding." in classified
+    assert "schema changed int_" in classified
+    assert "does not match the hash in its binding" in classified
+
+
+def test_under_the_hood_answers_in_batches(executed: Execute) -> None:
+    nb = executed("05-under-the-hood.ipynb")
+    refused = text(cell_with(nb, "bad_batches = {"))
+    assert "[incomplete-batch] (whole batch): No entry for the pending interrupt(s)" in refused
+    assert "at $.editedArgs.amount: Input should be greater than 0" in refused
+    assert "[invalid-edited-args] int_" in refused
+    assert "[invalid-payload] int_" in refused
+    assert "at $.confirmed: 'yes' is not of type 'boolean'" in refused
+    assert "state: interrupted | pending: 2 | answers: [None, None]" in refused
+    batches = text(cell_with(nb, "result = await run.continue_with(first_batch)"))
+    assert "interrupted - Enter the 6-digit code from the banking app | generation 1" in batches
+    assert "completed - Done. refund: The user cancelled this interrupt; transfer: sent" in (
+        batches
+    )
+    assert batches.count("replayed: completed | unchanged: True") == 2
