@@ -156,7 +156,7 @@ async def _refused(run: AgentRun, batch: list[dict[str, Any]]) -> ResumeBatchErr
         ),
         pytest.param(
             lambda a, s, run: [{"interruptId": a, "status": "resolved", "payload": True}],
-            [("incomplete-batch", None, None)],
+            [("incomplete-batch", "s", None)],
             id="incomplete-batch",
         ),
         pytest.param(
@@ -266,3 +266,19 @@ async def test_an_answer_to_an_older_pause_is_stale() -> None:
         ],
     )
     assert error.codes == ["stale"]
+
+
+async def test_a_cancelled_entry_may_give_the_model_a_reason() -> None:
+    run, ran = await _paused()
+    approval, speed = _ids(run)
+    batch = [
+        {"interruptId": approval, "status": "cancelled", "metadata": {"reason": "Too much."}},
+        {"interruptId": speed, "status": "cancelled"},
+    ]
+    await run.continue_with(batch)
+    errors = {r.name: r.error.message for r in run.prompt.tool_calls() if r.error}
+    assert errors == {"refund": "Too much.", "ship": "The user cancelled this interrupt."}
+    after = run.prompt.model_dump_json()
+    await run.continue_with(batch)  # a replay, reason included, changes nothing
+    assert run.prompt.model_dump_json() == after
+    assert ran == []

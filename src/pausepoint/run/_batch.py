@@ -26,7 +26,7 @@ from ..interrupts import (
 from ..interrupts._answers import check_answer
 from ..transcript import ErrorInfo, InterruptEntry, Prompt, RejectResolution, ResumeResolution
 
-__all__ = ["CANCELLED", "check_batch", "is_replay", "wire_entries"]
+__all__ = ["CANCELLED", "cancellation", "check_batch", "is_replay", "wire_entries"]
 
 CANCELLED = ErrorInfo(name="Cancelled", message="The user cancelled this interrupt.")
 _ITEM_CODES = {"invalid-payload", "invalid-edited-args"}
@@ -64,7 +64,9 @@ def is_replay(prompt: Prompt, items: list[dict[str, Any]]) -> bool:
             ):
                 return False
         elif item.get("status") == "cancelled":
-            if not isinstance(resolution, RejectResolution) or resolution.error != CANCELLED:
+            if not isinstance(resolution, RejectResolution) or resolution.error != cancellation(
+                item
+            ):
                 return False
         else:
             return False
@@ -101,16 +103,26 @@ def check_batch(
             )
             continue
         errors.extend(_check_item(prompt, item, interrupt_id, actions, response_model, now))
-    missing = [entry.id for _, entry in prompt.pending() if entry.id not in covered]
-    if missing:
-        errors.append(
-            ResumeItemError(
-                "incomplete-batch",
-                f"No entry for the pending interrupt(s) {', '.join(missing)}; a batch answers "
-                "every open interrupt (cancel the ones you decline).",
-            )
+    errors.extend(
+        ResumeItemError(
+            "incomplete-batch",
+            "This interrupt is pending but the batch has no entry for it; a batch answers "
+            "every open interrupt (cancel the ones you decline).",
+            entry.id,
         )
+        for _, entry in prompt.pending()
+        if entry.id not in covered
+    )
     return errors
+
+
+def cancellation(item: Mapping[str, Any]) -> ErrorInfo:
+    """What the model sees for a cancelled entry: `metadata.reason` when the client gave one."""
+    metadata = item.get("metadata")
+    reason = metadata.get("reason") if isinstance(metadata, Mapping) else None
+    if isinstance(reason, str) and reason.strip():
+        return ErrorInfo(name=CANCELLED.name, message=reason.strip())
+    return CANCELLED
 
 
 def _check_item(

@@ -166,5 +166,12 @@ class Events:
                 outcome = handler(event)
                 if inspect.isawaitable(outcome):
                     await outcome
-            except Exception:
-                logger.exception("A %r event handler raised; the run goes on.", event.name)
+            except Exception as exc:
+                # One line by default; the traceback when debugging (logging level DEBUG).
+                logger.error(
+                    "A %r event handler raised %s: %s; the run goes on.",
+                    event.name,
+                    type(exc).__name__,
+                    exc,
+                    exc_info=logger.isEnabledFor(logging.DEBUG),
+                )

@@ -37,7 +37,7 @@ from ..transcript import (
     utc_now,
 )
 from ._agent import Agent
-from ._batch import CANCELLED, check_batch, is_replay, wire_entries
+from ._batch import cancellation, check_batch, is_replay, wire_entries
 from ._events import (
     CompletedEvent,
     Event,
@@ -222,9 +222,10 @@ class AgentRun:
 
         Each entry is `{"interruptId", "status": "resolved" | "cancelled", "payload"?,
         "metadata"?}` (a dict or an `ag_ui.core.ResumeEntry`). `resolved` resumes with the
-        payload, `cancelled` declines. The whole batch is checked first, and if any entry
-        is refused, `ResumeBatchError` lists each problem with its code and nothing is
-        applied. Sending the same batch again changes nothing.
+        payload, `cancelled` declines (the model sees `metadata["reason"]` when given,
+        else "The user cancelled this interrupt."). The whole batch is checked first, and
+        if any entry is refused, `ResumeBatchError` lists each problem with its code and
+        nothing is applied. Sending the same batch again changes nothing.
         """
         items = wire_entries(entries)
         with self._busy_guard():
@@ -250,9 +251,10 @@ class AgentRun:
                     )
                     self._record(entry, resolution)
                 else:
-                    resolution = RejectResolution(error=CANCELLED)
+                    error = cancellation(item)
+                    resolution = RejectResolution(error=error)
                     self._record(entry, resolution)
-                    record.status, record.error = "rejected", CANCELLED
+                    record.status, record.error = "rejected", error
                 await self._emit(ResolvedEvent(record, entry, resolution))
             return await self._advance()
 

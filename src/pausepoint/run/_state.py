@@ -11,7 +11,7 @@ from ..transcript import InterruptEntry, Prompt, ToolCall
 __all__ = ["Interrupted", "PendingInterrupt", "Ready", "RunState", "derive_state"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PendingInterrupt:
     """An unanswered interrupt and the tool call it suspends."""
 
@@ -46,6 +46,17 @@ class PendingInterrupt:
         return self.interrupt.kind
 
     @property
+    def generation(self) -> int:
+        """The entry's position in its tool call's history (0 for the first pause)."""
+        return self.tool_call.interrupts.index(self.interrupt)
+
+    def __repr__(self) -> str:
+        return (
+            f"PendingInterrupt(id={self.id!r}, kind={self.kind!r}, "
+            f"tool={self.tool_call.name!r}, message={self.message!r})"
+        )
+
+    @property
     def response_schema(self) -> dict[str, Any] | None:
         return self.interrupt.response_schema
 
@@ -57,7 +68,7 @@ class Ready:
     status: Literal["ready"] = "ready"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Interrupted:
     """The run waits on `pending` (oldest first); `tool_call`/`interrupt` are the first."""
 
@@ -65,6 +76,9 @@ class Interrupted:
     interrupt: InterruptEntry
     pending: tuple[PendingInterrupt, ...]
     status: Literal["interrupted"] = "interrupted"
+
+    def __repr__(self) -> str:
+        return f"Interrupted(pending={list(self.pending)!r})"
 
 
 RunState = Ready | Interrupted
