@@ -5,6 +5,7 @@ test-artifacts/browser/."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
@@ -187,3 +188,33 @@ def test_two_views_of_one_run_stay_in_sync(open_notebook: OpenNotebook) -> None:
     expect(cards).to_have_count(0)
     _kernel_says(nb, 3, "KERNEL ready | Refunded 30.0 on order 42. | [(42, 30.0)]")
     nb.screenshot("f-two-views")
+
+
+QUICKSTART = Path(__file__).parents[2] / "notebooks" / "01-quickstart.ipynb"
+
+
+def test_quickstart_notebook_approve_in_the_view(open_notebook: OpenNotebook) -> None:
+    """`make demo`'s notebook, as a newcomer uses it: run down to the view, click Approve."""
+    nb = open_notebook("quickstart", [])
+    (nb.lab.root / "quickstart.ipynb").write_text(QUICKSTART.read_text(encoding="utf-8"))
+    nb.page.reload()
+    nb.wait_kernel_idle()
+    nb.page.evaluate(
+        """() => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            panel.content.activeCellIndex = 8;
+            window.jupyterapp.commands.execute('notebook:run-all-above');
+        }"""
+    )
+    expect(nb.output(7)).to_have_count(0)  # starting a run prints nothing
+    nb.run_cell(8)
+    card = _card(nb, "tool-approval")
+    expect(card).to_contain_text("refund_order")
+    nb.screenshot("g-quickstart-card")
+
+    card.get_by_test_id("pp-approve").click()
+
+    _expect_status(nb, "completed")
+    _kernel_says(nb, 10, "completed")
+    expect(nb.output(10).last).not_to_contain_text("approving from code")
+    nb.screenshot("g-quickstart-completed")
