@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -53,18 +52,14 @@ from ._events import (
     ToolCallFinishedEvent,
 )
 from ._execute import ToolRunner, needs_work
+from ._notebook import InNotebook
 from ._result import AgentRunResult, RunStatus
 from ._state import PendingInterrupt, RunState, derive_state
 
-if TYPE_CHECKING:
-    from ..widget import RunView
-
 __all__ = ["AgentRun"]
 
-logger = logging.getLogger("pausepoint")
 
-
-class AgentRun:
+class AgentRun(InNotebook):
     """One conversation of an agent, suspended and resumed as people answer.
 
     All of the run's state lives in `prompt`; `state` is derived from it. Save the prompt
@@ -86,8 +81,6 @@ class AgentRun:
         self._events = Events()
         self._busy = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._view: RunView | None = None
-        self._task: asyncio.Task[AgentRunResult] | None = None
         self._result: AgentRunResult | None = None
         # Pydantic classes of answers awaited by this process; after a restore the JSON
         # Schema recorded in the entry is used instead.
@@ -401,34 +394,6 @@ class AgentRun:
             raise RuntimeError("The model's stream ended without a complete response.")
         return final
 
-    # -- in a notebook ---------------------------------------------------------------
-
-    @property
-    def view(self) -> RunView:
-        """The live notebook view of this run (one per run, shared by every display)."""
-        if self._view is None:
-            from ..widget import RunView
-
-            self._view = RunView(self)
-        return self._view
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = self.view._repr_mimebundle_(**kwargs)
-        # What viewers without widgets (GitHub, nbconvert, a terminal) show instead.
-        if isinstance(bundle, tuple):
-            bundle[0]["text/plain"] = self._summary()
-        elif isinstance(bundle, dict):
-            bundle["text/plain"] = self._summary()
-        return bundle
-
-    def _summary(self) -> str:
-        pending = self._prompt.pending()
-        lines = [repr(self)]
-        lines += [f"  waiting on {e.id}: {e.message}" for _, e in pending]
-        if not pending and self._prompt.output is not None:
-            lines.append(f"  output: {self._prompt.output}")
-        return "\n".join(lines)
-
     @property
     def result(self) -> AgentRunResult | None:
         """What the latest `run()`, `resume()` or `reject()` returned (None before any)."""
@@ -446,64 +411,5 @@ class AgentRun:
             await asyncio.sleep(0.01)
         return self._current_result()
 
-    @property
-    def task(self) -> asyncio.Task[AgentRunResult] | None:
-        """The background task started by `Agent.start`, if any."""
-        return self._task
-
-    def start(self) -> AgentRun:
-        """Run in the background on the current event loop; returns at once.
-
-        In a notebook the cell finishes while the run goes on, and its view updates live.
-        Needs a running loop (a notebook cell, or async code).
-        """
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            raise RuntimeError(
-                "start() needs a running event loop, as in a notebook cell or async code. "
-                "In a plain script use `await run.run()` or `run.run_sync()`."
-            ) from None
-        self._task = loop.create_task(self.run())
-        self._task.add_done_callback(_report_background_failure)
-        return self
-
-    # -- without await -----------------------------------------------------------------
-
-    def run_sync(self, message: str | None = None) -> AgentRunResult:
-        """`run()` for code that does not `await`: scripts and notebook cells alike."""
-        return _block_on(self.run(message))
-
-    def resume_sync(self, data: Any = None, *, interrupt: str | None = None) -> AgentRunResult:
-        """`resume()` for code that does not `await`."""
-        return _block_on(self.resume(data, interrupt=interrupt))
-
-    def reject_sync(
-        self,
-        error: Rejection | ErrorInfo | str | dict[str, Any] | None = None,
-        *,
-        interrupt: str | None = None,
-    ) -> AgentRunResult:
-        """`reject()` for code that does not `await`."""
-        return _block_on(self.reject(error, interrupt=interrupt))
-
     def __repr__(self) -> str:
         return f"<AgentRun {self.id} {self.state.status}>"
-
-
-def _block_on(coro: Coroutine[Any, Any, AgentRunResult]) -> AgentRunResult:
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    # Inside a running loop (a notebook cell): let this one call nest, on this loop only.
-    # Never reached from widget handlers, which hand work to the loop instead.
-    import nest_asyncio2
-
-    nest_asyncio2.apply(loop)
-    return loop.run_until_complete(coro)
-
-
-def _report_background_failure(task: asyncio.Task[AgentRunResult]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        logger.error("A background run raised", exc_info=task.exception())

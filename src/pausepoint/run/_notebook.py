@@ -1,0 +1,130 @@
+"""What a run offers in a notebook: its live view, a background start, and blocking calls
+for code that does not `await`. Mixed into `AgentRun`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Self, cast
+
+from ..actions import Rejection
+from ..transcript import ErrorInfo, Prompt
+from ._result import AgentRunResult
+
+if TYPE_CHECKING:
+    from ..widget import RunView
+    from ._run import AgentRun
+
+__all__ = ["InNotebook"]
+
+logger = logging.getLogger("pausepoint")
+
+
+class InNotebook:
+    """The notebook face of `AgentRun` (see there)."""
+
+    _view: RunView | None = None
+    _task: asyncio.Task[AgentRunResult] | None = None
+
+    if TYPE_CHECKING:
+
+        @property
+        def prompt(self) -> Prompt: ...
+
+        async def run(self, message: str | None = None) -> AgentRunResult: ...
+
+        async def resume(
+            self, data: Any = None, *, interrupt: str | None = None
+        ) -> AgentRunResult: ...
+
+        async def reject(
+            self,
+            error: Rejection | ErrorInfo | str | dict[str, Any] | None = None,
+            *,
+            interrupt: str | None = None,
+        ) -> AgentRunResult: ...
+
+    @property
+    def view(self) -> RunView:
+        """The live notebook view of this run (one per run, shared by every display)."""
+        if self._view is None:
+            from ..widget import RunView
+
+            self._view = RunView(cast("AgentRun", self))
+        return self._view
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = self.view._repr_mimebundle_(**kwargs)
+        # What viewers without widgets (GitHub, nbconvert, a terminal) show instead.
+        if isinstance(bundle, tuple):
+            bundle[0]["text/plain"] = self._summary()
+        elif isinstance(bundle, dict):
+            bundle["text/plain"] = self._summary()
+        return bundle
+
+    def _summary(self) -> str:
+        prompt = self.prompt
+        pending = prompt.pending()
+        lines = [repr(self)]
+        lines += [f"  waiting on {e.id}: {e.message}" for _, e in pending]
+        if not pending and prompt.output is not None:
+            lines.append(f"  output: {prompt.output}")
+        return "\n".join(lines)
+
+    @property
+    def task(self) -> asyncio.Task[AgentRunResult] | None:
+        """The background task started by `start()`, if any."""
+        return self._task
+
+    def start(self) -> Self:
+        """Run in the background on the current event loop; returns at once.
+
+        In a notebook the cell finishes while the run goes on, and its view updates live.
+        Needs a running loop (a notebook cell, or async code).
+        """
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise RuntimeError(
+                "start() needs a running event loop, as in a notebook cell or async code. "
+                "In a plain script use `await run.run()` or `run.run_sync()`."
+            ) from None
+        self._task = loop.create_task(self.run())
+        self._task.add_done_callback(_report_background_failure)
+        return self
+
+    def run_sync(self, message: str | None = None) -> AgentRunResult:
+        """`run()` for code that does not `await`: scripts and notebook cells alike."""
+        return _block_on(self.run(message))
+
+    def resume_sync(self, data: Any = None, *, interrupt: str | None = None) -> AgentRunResult:
+        """`resume()` for code that does not `await`."""
+        return _block_on(self.resume(data, interrupt=interrupt))
+
+    def reject_sync(
+        self,
+        error: Rejection | ErrorInfo | str | dict[str, Any] | None = None,
+        *,
+        interrupt: str | None = None,
+    ) -> AgentRunResult:
+        """`reject()` for code that does not `await`."""
+        return _block_on(self.reject(error, interrupt=interrupt))
+
+
+def _block_on(coro: Coroutine[Any, Any, AgentRunResult]) -> AgentRunResult:
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    # Inside a running loop (a notebook cell): let this one call nest, on this loop only.
+    # Never reached from widget handlers, which hand work to the loop instead.
+    import nest_asyncio2
+
+    nest_asyncio2.apply(loop)
+    return loop.run_until_complete(coro)
+
+
+def _report_background_failure(task: asyncio.Task[AgentRunResult]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("A background run raised", exc_info=task.exception())
