@@ -50,6 +50,14 @@ def _expect_status(nb: Any, text: str, view: int = 0) -> None:
     expect(status).to_contain_text(text, ignore_case=True, timeout=30_000)
 
 
+def _in_theme(nb: Any, theme: str) -> None:
+    nb.page.evaluate(
+        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme
+    )
+    light = "false" if "Dark" in theme else "true"
+    expect(nb.page.locator(f"body[data-jp-theme-light='{light}']")).to_have_count(1)
+
+
 def _kernel_says(nb: Any, cell: int, text: str) -> None:
     nb.run_cell(cell)
     expect(nb.output(cell).last).to_contain_text(text, timeout=30_000)
@@ -62,6 +70,9 @@ def test_approve_a_tool_approval_and_see_the_run_complete(open_notebook: OpenNot
     expect(card).to_contain_text("refund")
     expect(card).to_contain_text("42")
     nb.screenshot("a-approval-card")
+    _in_theme(nb, "JupyterLab Dark")
+    nb.screenshot("a-approval-card-dark")
+    _in_theme(nb, "JupyterLab Light")
 
     card.get_by_test_id("pp-approve").click()
 
