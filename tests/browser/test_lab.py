@@ -229,3 +229,20 @@ def test_quickstart_notebook_approve_in_the_view(open_notebook: OpenNotebook) ->
     _kernel_says(nb, 10, "completed")
     expect(nb.output(10).last).not_to_contain_text("approving from code")
     nb.screenshot("g-quickstart-completed")
+
+
+def test_edit_arguments_then_approve_runs_with_the_edits(open_notebook: OpenNotebook) -> None:
+    nb = open_notebook("edit-args", [SETUP, START, CHECK])
+    nb.run_all()
+    card = _card(nb, "tool-approval")
+
+    card.get_by_test_id("pp-edit-args").click()
+    amount = card.get_by_test_id("pp-field-amount")
+    expect(amount).to_have_value("30")
+    amount.fill("12.5")
+    nb.screenshot("h-edit-arguments")
+    card.get_by_test_id("pp-approve").click()
+
+    _expect_status(nb, "completed")
+    expect(nb.widget()).to_contain_text("Refunded 12.5 on order 42.")
+    _kernel_says(nb, 2, "KERNEL ready | Refunded 12.5 on order 42. | [(42, 12.5)]")
