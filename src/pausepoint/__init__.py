@@ -10,6 +10,7 @@ from .errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
     InterruptWireError,
+    InvalidRejectionError,
     InvalidResolutionError,
     NoPendingInterruptError,
     NotJSONError,
@@ -20,7 +21,6 @@ from .errors import (
     RunBusyError,
     RunStateError,
     RunSuspendedError,
-    UnknownActionError,
     UnknownInterruptError,
 )
 from .models import (
@@ -99,6 +99,7 @@ __all__ = [
     "InterruptWireError",
     "Interrupted",
     "InterruptedEvent",
+    "InvalidRejectionError",
     "InvalidResolutionError",
     "MessageEvent",
     "Model",
@@ -143,7 +144,6 @@ __all__ = [
     "ToolCallFinishedEvent",
     "ToolCallRequest",
     "ToolCallStartedEvent",
-    "UnknownActionError",
     "UnknownInterruptError",
     "UserMessage",
     "__version__",

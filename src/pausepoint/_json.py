@@ -21,8 +21,6 @@ def to_json_value(value: Any, what: str) -> JsonValue:
     >>> to_json_value({"ids": (1, 2)}, "interrupt data")
     {'ids': [1, 2]}
     """
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
     return _copy(value, what, "$")
 
 
@@ -45,5 +43,6 @@ def _copy(value: Any, what: str, path: str) -> JsonValue:
     if isinstance(value, list | tuple):
         return [_copy(item, what, f"{path}[{i}]") for i, item in enumerate(value)]
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
+        # Dumped, then checked like any value: a model may still hold NaN or infinity.
+        return _copy(value.model_dump(mode="json"), what, path)
     raise NotJSONError(what, path, f"a {type(value).__name__}")

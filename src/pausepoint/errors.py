@@ -14,6 +14,7 @@ __all__ = [
     "InterruptAlreadyResolvedError",
     "InterruptExpiredError",
     "InterruptWireError",
+    "InvalidRejectionError",
     "InvalidResolutionError",
     "NoPendingInterruptError",
     "NotJSONError",
@@ -24,7 +25,6 @@ __all__ = [
     "RunBusyError",
     "RunStateError",
     "RunSuspendedError",
-    "UnknownActionError",
     "UnknownInterruptError",
 ]
 
@@ -82,8 +82,8 @@ class InterruptWireError(PausepointError, ValueError):
     """A wire object (interrupt descriptor, resume entry) lacks a field it must have."""
 
 
-class UnknownActionError(PausepointError, LookupError):
-    """The transcript names an action the agent does not have."""
+class InvalidRejectionError(PausepointError, TypeError):
+    """`reject()` was given something that is not a rejection."""
 
 
 @dataclass(frozen=True, slots=True)

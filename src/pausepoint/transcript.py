@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, overload
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -161,11 +161,6 @@ class ToolCall(_Model):
                     return data["editedArgs"]  # type: ignore[return-value]
         return self.input
 
-    @property
-    def is_settled(self) -> bool:
-        """Finished for good: succeeded, failed or rejected."""
-        return self.status in ("succeeded", "failed", "rejected")
-
 
 Item = Annotated[UserMessage | AssistantMessage | ToolCall, Field(discriminator="type")]
 
@@ -183,18 +178,6 @@ class Prompt(_Model):
     run_id: str = Field(default_factory=lambda: new_id("run"))
     instructions: str | None = None
     items: list[Item] = Field(default_factory=list)
-
-    # Interrupt id -> position of its tool call in `items`; rebuilt whenever it is stale,
-    # so answering by id costs the same on a 10-item and a 10,000-item transcript.
-    _interrupt_index: dict[str, int] = PrivateAttr(default_factory=dict)
-
-    def __eq__(self, other: object) -> bool:
-        # The index is a cache: two prompts with the same data are equal whatever it holds.
-        if isinstance(other, Prompt):
-            return self.__dict__ == other.__dict__
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
 
     @classmethod
     def from_user(cls, text: str, *, instructions: str | None = None, **ids: Any) -> Prompt:
@@ -225,32 +208,14 @@ class Prompt(_Model):
         return [(r, e) for r, e in found if e is not None]
 
     def find_interrupt(self, interrupt_id: str) -> tuple[ToolCall, InterruptEntry] | None:
-        """The tool call and entry with this id, anywhere in the transcript."""
-        for _ in range(2):
-            position = self._interrupt_index.get(interrupt_id)
-            if position is not None and position < len(self.items):
-                item = self.items[position]
-                if isinstance(item, ToolCall):
-                    for entry in item.interrupts:
-                        if entry.id == interrupt_id:
-                            return item, entry
-            self._reindex()
+        """The tool call and entry with this id: the latest turn first (where answers go),
+        then the rest of the transcript, newest first."""
+        for item in reversed(self.items):
+            if isinstance(item, ToolCall):
+                for entry in item.interrupts:
+                    if entry.id == interrupt_id:
+                        return item, entry
         return None
-
-    def note_interrupt(self, record: ToolCall, entry: InterruptEntry) -> None:
-        """Remember where a newly appended entry lives (the record is near the end)."""
-        for position in range(len(self.items) - 1, -1, -1):
-            if self.items[position] is record:
-                self._interrupt_index[entry.id] = position
-                return
-
-    def _reindex(self) -> None:
-        self._interrupt_index = {
-            entry.id: position
-            for position, item in enumerate(self.items)
-            if isinstance(item, ToolCall)
-            for entry in item.interrupts
-        }
 
     def snapshot(self) -> TranscriptView:
         """A read-only view of the items as they are now; later appends stay out of it."""

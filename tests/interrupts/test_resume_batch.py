@@ -282,3 +282,33 @@ async def test_a_cancelled_entry_may_give_the_model_a_reason() -> None:
     await run.continue_with(batch)  # a replay, reason included, changes nothing
     assert run.prompt.model_dump_json() == after
     assert ran == []
+
+
+async def test_a_cancelled_entry_finishes_its_call_like_reject_does() -> None:
+    run, _ = await _paused()
+    approval, speed = _ids(run)
+    finished: list[tuple[str, str]] = []
+    run.on("tool_call_finished", lambda e: finished.append((e.tool_call.name, e.tool_call.status)))
+    await run.continue_with(
+        [
+            {"interruptId": approval, "status": "cancelled"},
+            {"interruptId": speed, "status": "cancelled"},
+        ]
+    )
+    assert sorted(finished) == [("refund", "rejected"), ("ship", "rejected")]
+
+
+async def test_replaying_on_a_rebuilt_run_goes_on_from_where_it_stands() -> None:
+    from pausepoint import Prompt
+
+    run, _ = await _paused()
+    approval, speed = _ids(run)
+    batch = [
+        {"interruptId": approval, "status": "cancelled"},
+        {"interruptId": speed, "status": "cancelled"},
+    ]
+    await run.continue_with(batch)
+    rebuilt = AgentRun(run.agent, Prompt.model_validate_json(run.prompt.model_dump_json()))
+    result = await rebuilt.continue_with(batch)
+    assert result.status == "completed"
+    assert rebuilt.prompt.model_dump_json() == run.prompt.model_dump_json()

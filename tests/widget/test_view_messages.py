@@ -18,6 +18,8 @@ from pausepoint import (
     ActionInterrupt,
     Agent,
     AgentRun,
+    ModelRequest,
+    ModelResponse,
     ScriptedModel,
     action,
     call,
@@ -370,3 +372,62 @@ async def test_interrupts_from_other_producers_show_as_unbound_cards(
     )
     await until(lambda: run.view.status == "completed")
     assert [c["id"] for c in run.view.pending] == ["wf-1", other.pending[0].id]
+
+
+async def test_a_view_opened_after_the_run_ended_shows_how_it_ended(
+    comms: list[RecordingComm],
+) -> None:
+    done = Agent(model=ScriptedModel(["Hi."])).new_run("x")
+    await done.run()
+    assert done.view.status == "completed"
+
+    failed = Agent(model=ScriptedModel([])).new_run("x")
+    await failed.run()
+    assert failed.view.status == "failed"
+    assert failed.view.error["name"] == "ScriptExhaustedError"
+
+
+async def test_a_closed_view_is_replaced_when_the_run_is_shown_again(
+    comms: list[RecordingComm],
+) -> None:
+    run = Agent(model=ScriptedModel(["Hi."])).new_run("x")
+    first = run.view
+    first.close()
+    bundle = run._repr_mimebundle_()
+    assert run.view is not first
+    assert bundle is not None
+
+
+async def test_streamed_text_never_arrives_before_the_items_it_follows(
+    comms: list[RecordingComm],
+) -> None:
+    @action
+    def ping() -> str:
+        return "pong"
+
+    def script(request: ModelRequest) -> Any:
+        turns = sum(1 for i in request.items if i.type == "assistant")
+        if turns == 0:
+            return ModelResponse(tool_calls=[call("ping")])
+        return "All good, " * 20
+
+    model = ScriptedModel(script, token_delay=0.002)
+    run = Agent(model=model, actions=[ping]).new_run("x")
+    recording = recording_of(run)
+    await run.run()
+
+    # Replay the messages as the front end does: appending an assistant item clears the
+    # streamed text, so text must only ever belong to the turn still to come.
+    items = recording.opened_state()["items"]
+    streamed = ""
+    for message in recording.custom():
+        if message["type"] == "text":
+            streamed += message["delta"]
+        elif message["type"] == "items":
+            start = message["start"]
+            for offset, item in enumerate(message["items"]):
+                if start + offset >= len(items) and item["type"] == "assistant":
+                    assert item["text"].startswith(streamed)
+                    streamed = ""
+            items[start : start + len(message["items"])] = message["items"]
+    assert items == [i.model_dump(mode="json") for i in run.prompt.items]

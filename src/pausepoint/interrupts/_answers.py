@@ -10,7 +10,7 @@ import jsonschema
 from pydantic import BaseModel, JsonValue, ValidationError
 
 from pausepoint.actions import Action, Rejection
-from pausepoint.errors import InvalidResolutionError, ResolutionProblem
+from pausepoint.errors import InvalidRejectionError, InvalidResolutionError, ResolutionProblem
 from pausepoint.transcript import ErrorInfo, InterruptEntry
 
 __all__ = ["ApprovalAnswer", "as_error_info", "check_answer", "parse_approval"]
@@ -136,10 +136,13 @@ def as_error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) ->
         try:
             return ErrorInfo.model_validate({"name": "Rejected", **error})
         except ValidationError as exc:
-            raise TypeError(
-                f"A rejection dict needs string 'name' and 'message' keys: {exc.errors()[0]['msg']}"
+            first = exc.errors()[0]
+            key = ".".join(str(part) for part in first["loc"]) or "(root)"
+            raise InvalidRejectionError(
+                f"A rejection dict has a string 'message' (and optionally a string 'name'); "
+                f"{key!r}: {first['msg']}."
             ) from None
-    raise TypeError(
+    raise InvalidRejectionError(
         "reject() takes a Rejection(name=..., message=...), a message string, a "
         f"{{'name', 'message'}} dict or nothing, not {type(error).__name__}."
     )

@@ -17,14 +17,16 @@ from pydantic import BaseModel
 from .._json import to_json_value
 from ..actions import Action
 from ..errors import InvalidResolutionError, NotJSONError, ResumeItemError
-from ..interrupts import (
-    BINDING_METADATA_KEY,
-    approval_response_schema,
-    read_binding,
-    schema_hash,
-)
+from ..interrupts import BINDING_METADATA_KEY, read_binding, to_agui
 from ..interrupts._answers import check_answer
-from ..transcript import ErrorInfo, InterruptEntry, Prompt, RejectResolution, ResumeResolution
+from ..transcript import (
+    ErrorInfo,
+    InterruptEntry,
+    Prompt,
+    RejectResolution,
+    ResumeResolution,
+    ToolCall,
+)
 
 __all__ = ["CANCELLED", "cancellation", "check_batch", "is_replay", "wire_entries"]
 
@@ -148,9 +150,9 @@ def _check_item(
         return refuse("unknown-interrupt", "This run has no interrupt with that id.")
     record, entry = found
     if not entry.is_pending:
-        return refuse("stale", "That pause was already answered; this answer is out of date.")
+        return refuse("stale", f"That pause was already answered. {_REFETCH}")
     action = actions.get(record.name)
-    drift = _binding_problem(prompt, item, record.interrupts.index(entry), entry, action)
+    drift = _binding_problem(prompt, item, record, entry, action)
     if drift is not None:
         return refuse(*drift)
     if entry.expires_at is not None and entry.expires_at <= now:
@@ -178,35 +180,32 @@ def _check_item(
 def _binding_problem(
     prompt: Prompt,
     item: dict[str, Any],
-    generation: int,
+    record: ToolCall,
     entry: InterruptEntry,
     action: Action | None,
 ) -> tuple[str, str] | None:
-    """Compare the binding the client echoes (if any) with the pause as it is now."""
+    """Compare the binding the client echoes (if any) with the one the pause has now."""
     metadata = item.get("metadata")
     if not isinstance(metadata, Mapping) or BINDING_METADATA_KEY not in metadata:
         return None
-    binding = read_binding({"id": entry.id, "metadata": metadata})
-    if binding is None:
-        return ("stale", "The entry's binding cannot be read as one of this run's pauses.")
-    if binding["interruptedRunId"] != prompt.run_id or binding["generation"] != generation:
-        return ("stale", "The binding belongs to another run or an older pause of this call.")
+    echoed = read_binding({"id": entry.id, "metadata": metadata})
+    if echoed is None:
+        return ("stale", f"{_REFETCH} Its binding does not read as one of this run's pauses.")
     input_schema = action.input_schema() if action is not None else None
-    if entry.kind == "tool-approval":
-        expected: dict[str, str | None] = {
-            "responseSchemaHash": schema_hash(approval_response_schema(input_schema)),
-            "inputSchemaHash": schema_hash(input_schema),
-        }
-    else:
-        expected = {
-            "responseSchemaHash": (
-                schema_hash(entry.response_schema) if entry.response_schema is not None else None
-            )
-        }
-    for key, value in expected.items():
-        if binding.get(key) != value:
+    current = read_binding(to_agui(record, entry, run_id=prompt.run_id, input_schema=input_schema))
+    assert current is not None  # what to_agui writes always reads back
+    if (echoed["interruptedRunId"], echoed["generation"]) != (
+        current["interruptedRunId"],
+        current["generation"],
+    ):
+        return ("stale", f"{_REFETCH} It belongs to another run or an older pause of this call.")
+    for key in ("responseSchemaHash", "inputSchemaHash"):
+        if echoed.get(key) != current.get(key):
             return (
                 "invalid-response-schema",
-                f"The schema changed since this pause was shown ({key} differs); show it again.",
+                f"{_REFETCH} The schema changed since this pause was shown ({key} differs).",
             )
     return None
+
+
+_REFETCH = "Fetch the pending interrupts again (run.agui_interrupts()) and answer those."

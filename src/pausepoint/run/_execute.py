@@ -56,6 +56,16 @@ class ToolRunner:
         self._response_models = response_models
 
     async def execute(self, record: ToolCall) -> None:
+        """Run one record to its next resting point. Whatever goes wrong (a bad approval
+        message, an action's bug) becomes this call's recorded failure, never an escape."""
+        try:
+            await self._execute(record)
+        except Exception as exc:
+            if record.status != "interrupted":
+                logger.warning("Executing %s failed: %s", record.name, exc, exc_info=True)
+                await self._settle(record, "failed", _error_info(exc))
+
+    async def _execute(self, record: ToolCall) -> None:
         action = self._actions.get(record.name)
         if action is None:
             known = ", ".join(sorted(self._actions)) or "none"
@@ -122,6 +132,11 @@ class ToolRunner:
                 self._response_models[entry.id] = pause.response_model
             await self._suspend(record, entry)
             return
+        except NotJSONError as exc:
+            # Most likely an ActionInterrupt given non-JSON data: a bug to show the developer.
+            logger.warning("Action %s raised %s", action.name, exc)
+            await self._settle(record, "failed", _error_info(exc))
+            return
         except Exception as exc:
             logger.debug("Action %s raised; recorded as its failure.", action.name, exc_info=True)
             await self._settle(record, "failed", _error_info(exc))
@@ -136,7 +151,6 @@ class ToolRunner:
     async def _suspend(self, record: ToolCall, entry: InterruptEntry) -> None:
         record.interrupts.append(entry)
         record.status = "interrupted"
-        self._prompt.note_interrupt(record, entry)
         await self._emit(InterruptedEvent(record, entry))
 
     async def _settle(self, record: ToolCall, status: Any, error: ErrorInfo | None) -> None:

@@ -48,7 +48,7 @@ class InNotebook:
     @property
     def view(self) -> RunView:
         """The live notebook view of this run (one per run, shared by every display)."""
-        if self._view is None:
+        if self._view is None or self._view.comm is None:  # none yet, or closed
             from ..widget import RunView
 
             self._view = RunView(cast("AgentRun", self))

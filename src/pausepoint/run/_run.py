@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -22,7 +23,7 @@ from ..errors import (
     UnknownInterruptError,
 )
 from ..interrupts._answers import as_error_info, check_answer
-from ..models import ModelRequest, ModelResponse, TextDelta
+from ..models import ModelError, ModelRequest, ModelResponse, TextDelta
 from ..transcript import (
     AssistantMessage,
     ErrorInfo,
@@ -32,7 +33,9 @@ from ..transcript import (
     Resolution,
     ResumeResolution,
     ToolCall,
+    ToolCallRequest,
     UserMessage,
+    new_id,
     utc_now,
 )
 from ._agent import Agent
@@ -49,14 +52,15 @@ from ._events import (
     RunFinishedEvent,
     RunStartedEvent,
     TextDeltaEvent,
-    ToolCallFinishedEvent,
 )
 from ._execute import ToolRunner, needs_work
 from ._notebook import InNotebook
 from ._result import AgentRunResult, RunStatus
-from ._state import PendingInterrupt, RunState, derive_state
+from ._state import Interrupted, PendingInterrupt, RunState, derive_state
 
 __all__ = ["AgentRun"]
+
+logger = logging.getLogger("pausepoint")
 
 
 class AgentRun(InNotebook):
@@ -111,11 +115,8 @@ class AgentRun(InNotebook):
     @property
     def pending(self) -> tuple[PendingInterrupt, ...]:
         """The interrupts waiting for an answer, oldest first."""
-        schemas = self.agent.input_schemas
-        return tuple(
-            PendingInterrupt(r, e, run_id=self.id, input_schema=schemas.get(r.name))
-            for r, e in self._prompt.pending()
-        )
+        state = self.state
+        return state.pending if isinstance(state, Interrupted) else ()
 
     @property
     def busy(self) -> bool:
@@ -161,9 +162,7 @@ class AgentRun(InNotebook):
                 )
                 resolution = RejectResolution(error=error)
                 self._record(entry, resolution)
-                record.status, record.error = "rejected", error
                 await self._emit(ResolvedEvent(record, entry, resolution))
-                await self._emit(ToolCallFinishedEvent(record))
             if message is not None:
                 self._prompt.items.append(UserMessage(text=message))
             return await self._advance()
@@ -203,9 +202,7 @@ class AgentRun(InNotebook):
             info = as_error_info(error)
             resolution = RejectResolution(error=info)
             self._record(entry, resolution)
-            record.status, record.error = "rejected", info
             await self._emit(ResolvedEvent(record, entry, resolution))
-            await self._emit(ToolCallFinishedEvent(record))
             return await self._advance()
 
     async def continue_with(
@@ -223,7 +220,9 @@ class AgentRun(InNotebook):
         items = wire_entries(entries)
         with self._busy_guard():
             if is_replay(self._prompt, items):
-                return self._current_result()
+                if self._result is not None:
+                    return self._result
+                return await self._advance()  # rebuilt here: go on from where it stands
             errors = check_batch(
                 self._prompt,
                 items,
@@ -244,10 +243,8 @@ class AgentRun(InNotebook):
                     )
                     self._record(entry, resolution)
                 else:
-                    error = cancellation(item)
-                    resolution = RejectResolution(error=error)
+                    resolution = RejectResolution(error=cancellation(item))
                     self._record(entry, resolution)
-                    record.status, record.error = "rejected", error
                 await self._emit(ResolvedEvent(record, entry, resolution))
             return await self._advance()
 
@@ -265,7 +262,10 @@ class AgentRun(InNotebook):
             return self._finish("interrupted")
         if self._prompt.output is not None:
             return self._finish("completed")
-        raise RunStateError("The run has not been started: call run() or start() first.")
+        raise RunStateError(
+            "This run has not run in this process and waits on nobody: call run() (or "
+            "start()) to continue it."
+        )
 
     def _target(self, interrupt_id: str | None) -> tuple[ToolCall, InterruptEntry]:
         if interrupt_id is not None:
@@ -283,6 +283,11 @@ class AgentRun(InNotebook):
                 )
             return found
         pending = self._prompt.pending()
+        if not pending and self._busy:
+            raise RunBusyError(
+                "The run is executing and waits on nobody yet; answer once it has paused "
+                "(await run.wait())."
+            )
         if not pending:
             raise NoPendingInterruptError(
                 "Nothing is pending: there is no interrupt to answer. Check run.state first."
@@ -324,7 +329,13 @@ class AgentRun(InNotebook):
     async def _advance(self) -> AgentRunResult:
         self._loop = asyncio.get_running_loop()
         await self._emit(RunStartedEvent(self.id))
-        result = await self._advance_until_stop()
+        try:
+            result = await self._advance_until_stop()
+        except Exception as exc:
+            logger.error("The run stopped on an internal error", exc_info=exc)
+            error = ErrorInfo(name=type(exc).__name__, message=str(exc) or repr(exc))
+            await self._emit(FailedEvent(error, exc))
+            result = self._finish("failed", error=error, exception=exc)
         self._result = result
         await self._emit(RunFinishedEvent(result))
         return result
@@ -346,7 +357,7 @@ class AgentRun(InNotebook):
                 error = ErrorInfo(name=type(exc).__name__, message=str(exc) or repr(exc))
                 await self._emit(FailedEvent(error, exc))
                 return self._finish("failed", error=error, exception=exc)
-            message = AssistantMessage(text=response.text, tool_calls=list(response.tool_calls))
+            message = AssistantMessage(text=response.text, tool_calls=_unique(response.tool_calls))
             self._prompt.items.append(message)
             self._prompt.items.extend(
                 ToolCall(id=c.id, name=c.name, input=c.input) for c in message.tool_calls
@@ -391,7 +402,10 @@ class AgentRun(InNotebook):
             elif isinstance(event, ModelResponse):
                 final = event
         if final is None:
-            raise RuntimeError("The model's stream ended without a complete response.")
+            raise ModelError(
+                "The model's stream ended without a complete response. Check the endpoint, "
+                "then call run() again to retry from here."
+            )
         return final
 
     @property
@@ -413,3 +427,16 @@ class AgentRun(InNotebook):
 
     def __repr__(self) -> str:
         return f"<AgentRun {self.id} {self.state.status}>"
+
+
+def _unique(calls: list[ToolCallRequest]) -> list[ToolCallRequest]:
+    """The model's calls, with a fresh id for any that is empty or repeats one in the turn
+    (answers, views and the wire all name a call by its id)."""
+    seen: set[str] = set()
+    out = []
+    for call in calls:
+        if not call.id or call.id in seen:
+            call = call.model_copy(update={"id": new_id("call")})
+        seen.add(call.id)
+        out.append(call)
+    return out

@@ -79,8 +79,10 @@ class RunView(anywidget.AnyWidget):
     def __init__(self, run: AgentRun) -> None:
         prompt = run.prompt
         pending = _cards(run)
+        status, error = _status_of(run)
         super().__init__(
-            status="interrupted" if pending else ("running" if run.busy else "idle"),
+            status=status,
+            error=error,
             pending=pending,
             run_id=prompt.run_id,
             meta={
@@ -118,8 +120,11 @@ class RunView(anywidget.AnyWidget):
         classified = classify(interrupt)
         self._foreign = [c for c in self._foreign if c["id"] != classified.id]
         self._foreign.append(_foreign_card(classified, self._run.id))
-        self.pending = [*_cards(self._run), *self._foreign]
+        self.pending = self._all_cards()
         return classified
+
+    def _all_cards(self) -> list[dict[str, Any]]:
+        return [*_cards(self._run), *self._foreign]
 
     def close(self) -> None:
         self._off()
@@ -131,6 +136,10 @@ class RunView(anywidget.AnyWidget):
 
     def _on_event(self, event: Event) -> None:
         if isinstance(event, TextDeltaEvent):
+            if self._changed or len(self.items) != len(self._run.prompt.items):
+                # Earlier items first: the front end clears streamed text when an
+                # assistant message arrives.
+                self._items_throttle.now()
             self._text.append(event.text)
             self._text_throttle.poke()
             return
@@ -150,13 +159,13 @@ class RunView(anywidget.AnyWidget):
             with self.hold_sync():
                 self.status, self.error, self.started_at = "running", None, time.time() * 1000
         elif isinstance(event, InterruptedEvent | ResolvedEvent):
-            self.pending = [*_cards(self._run), *self._foreign]
+            self.pending = self._all_cards()
         elif isinstance(event, RunFinishedEvent):
             self._text_throttle.now()
             self._items_throttle.now()
             result = event.result
             with self.hold_sync():
-                self.pending = [*_cards(self._run), *self._foreign]
+                self.pending = self._all_cards()
                 self.status = result.status
                 self.error = result.error.model_dump() if result.error else None
 
@@ -232,7 +241,10 @@ class RunView(anywidget.AnyWidget):
         loop = self._target_loop()
         if loop is None:
             self._respond_error(
-                request_id, "NoEventLoop", "The kernel has no running event loop for this run."
+                request_id,
+                "NoEventLoop",
+                "The kernel has no running event loop for this run. Answer from code with "
+                "`await run.resume(...)`, or run the cell that shows the run again.",
             )
             return
         future = asyncio.run_coroutine_threadsafe(self._answer(request_id, start), loop)
@@ -292,6 +304,18 @@ class RunView(anywidget.AnyWidget):
         if problems is not None:
             error["problems"] = problems
         self.send({"type": "response", "requestId": request_id, "ok": False, "error": error})
+
+
+def _status_of(run: AgentRun) -> tuple[str, dict[str, str] | None]:
+    """Where the run stands for a view opened now: busy, waiting, or how it last ended."""
+    if run.busy:
+        return "running", None
+    if run.pending:
+        return "interrupted", None
+    if run.result is not None:
+        error = run.result.error.model_dump() if run.result.error else None
+        return run.result.status, error
+    return ("completed" if run.prompt.output is not None else "idle"), None
 
 
 def _cards(run: AgentRun) -> list[dict[str, Any]]:
