@@ -23,7 +23,7 @@ from ..errors import (
     UnknownInterruptError,
 )
 from ..interrupts._answers import as_error_info, check_answer
-from ..models import ModelError, ModelRequest, ModelResponse, TextDelta
+from ..models import ModelRequest, ModelResponse
 from ..transcript import (
     AssistantMessage,
     ErrorInfo,
@@ -33,9 +33,7 @@ from ..transcript import (
     Resolution,
     ResumeResolution,
     ToolCall,
-    ToolCallRequest,
     UserMessage,
-    new_id,
     utc_now,
 )
 from ._agent import Agent
@@ -57,6 +55,7 @@ from ._execute import ToolRunner, needs_work
 from ._notebook import InNotebook
 from ._result import AgentRunResult, RunStatus
 from ._state import Interrupted, PendingInterrupt, RunState, derive_state
+from ._turn import ask_model, unique_calls
 
 __all__ = ["AgentRun"]
 
@@ -357,7 +356,9 @@ class AgentRun(InNotebook):
                 error = ErrorInfo(name=type(exc).__name__, message=str(exc) or repr(exc))
                 await self._emit(FailedEvent(error, exc))
                 return self._finish("failed", error=error, exception=exc)
-            message = AssistantMessage(text=response.text, tool_calls=_unique(response.tool_calls))
+            message = AssistantMessage(
+                text=response.text, tool_calls=unique_calls(response.tool_calls)
+            )
             self._prompt.items.append(message)
             self._prompt.items.extend(
                 ToolCall(id=c.id, name=c.name, input=c.input) for c in message.tool_calls
@@ -390,23 +391,11 @@ class AgentRun(InNotebook):
             items=self._prompt.snapshot(),
             actions=self.agent.action_specs,
         )
-        model: Any = self.agent.model
-        stream = getattr(model, "stream", None)
-        if stream is None:
-            response: ModelResponse = await model.request(request)
-            return response
-        final: ModelResponse | None = None
-        async for event in stream(request):
-            if isinstance(event, TextDelta):
-                await self._emit(TextDeltaEvent(event.text))
-            elif isinstance(event, ModelResponse):
-                final = event
-        if final is None:
-            raise ModelError(
-                "The model's stream ended without a complete response. Check the endpoint, "
-                "then call run() again to retry from here."
-            )
-        return final
+
+        async def on_text(text: str) -> None:
+            await self._emit(TextDeltaEvent(text))
+
+        return await ask_model(self.agent.model, request, on_text)
 
     @property
     def result(self) -> AgentRunResult | None:
@@ -427,16 +416,3 @@ class AgentRun(InNotebook):
 
     def __repr__(self) -> str:
         return f"<AgentRun {self.id} {self.state.status}>"
-
-
-def _unique(calls: list[ToolCallRequest]) -> list[ToolCallRequest]:
-    """The model's calls, with a fresh id for any that is empty or repeats one in the turn
-    (answers, views and the wire all name a call by its id)."""
-    seen: set[str] = set()
-    out = []
-    for call in calls:
-        if not call.id or call.id in seen:
-            call = call.model_copy(update={"id": new_id("call")})
-        seen.add(call.id)
-        out.append(call)
-    return out

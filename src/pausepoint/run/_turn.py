@@ -1,0 +1,46 @@
+"""Asking the model for one assistant turn, streamed or not."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..models import Model, ModelError, ModelRequest, ModelResponse, TextDelta
+from ..transcript import ToolCallRequest, new_id
+
+__all__ = ["ask_model", "unique_calls"]
+
+
+async def ask_model(
+    model: Model, request: ModelRequest, on_text: Callable[[str], Awaitable[None]]
+) -> ModelResponse:
+    """One turn: through `stream` when the model has it (text goes to `on_text` as it
+    arrives), else through `request`."""
+    stream: Any = getattr(model, "stream", None)
+    if stream is None:
+        return await model.request(request)
+    final: ModelResponse | None = None
+    async for event in stream(request):
+        if isinstance(event, TextDelta):
+            await on_text(event.text)
+        elif isinstance(event, ModelResponse):
+            final = event
+    if final is None:
+        raise ModelError(
+            "The model's stream ended without a complete response. Check the endpoint, "
+            "then call run() again to retry from here."
+        )
+    return final
+
+
+def unique_calls(calls: list[ToolCallRequest]) -> list[ToolCallRequest]:
+    """The model's calls, with a fresh id for any that is empty or repeats one in the turn
+    (answers, views and the wire all name a call by its id)."""
+    seen: set[str] = set()
+    out = []
+    for call in calls:
+        if not call.id or call.id in seen:
+            call = call.model_copy(update={"id": new_id("call")})
+        seen.add(call.id)
+        out.append(call)
+    return out
