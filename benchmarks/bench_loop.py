@@ -22,6 +22,7 @@ import statistics
 import time
 from typing import Any
 
+from _workload import confirm, one_call_per_turn
 from pausepoint import (
     ActionContext,
     ActionInterrupt,
@@ -29,11 +30,8 @@ from pausepoint import (
     ModelRequest,
     Resumption,
     ScriptedModel,
-    ToolCallRequest,
     action,
 )
-
-PAUSE_EVERY = 10
 
 
 @action
@@ -42,31 +40,11 @@ async def bump(n: int) -> int:
     return n + 1
 
 
-@action
-async def confirm(n: int, ctx: ActionContext) -> int:
-    """Ask before returning n."""
-    if ctx.resumption is None:
-        raise ActionInterrupt("Confirm?", {"n": n}, state={"n": n})
-    return n
-
-
-def _script(size: int) -> Any:
-    made = 0
-
-    def respond(request: ModelRequest) -> Any:
-        nonlocal made
-        if made == size:
-            return "done"
-        made += 1
-        name = "confirm" if made % PAUSE_EVERY == 0 else "bump"
-        return ToolCallRequest(id=f"call_{made}", name=name, input={"n": made})
-
-    return respond
-
-
 async def run_pausepoint(size: int) -> list[float]:
     """Returns the perf_counter time at the end of each step."""
-    agent = Agent(model=_NoStream(ScriptedModel(_script(size))), actions=[bump, confirm])
+    agent = Agent(
+        model=_NoStream(ScriptedModel(one_call_per_turn(size, "bump"))), actions=[bump, confirm]
+    )
     run = agent.new_run("go")
     stamps: list[float] = []
     run.on("tool_call_finished", lambda e: stamps.append(time.perf_counter()))
@@ -81,7 +59,7 @@ async def run_pausepoint(size: int) -> list[float]:
 
 async def run_baseline(size: int) -> list[float]:
     """The same model function and actions, called directly with no transcript."""
-    respond = _script(size)
+    respond = one_call_per_turn(size, "bump")
     request = ModelRequest(instructions=None, items=(), actions=())
     stamps = [time.perf_counter()]
     while True:

@@ -21,17 +21,12 @@ from typing import Any
 import comm
 from comm.base_comm import BaseComm
 
+from _workload import confirm, one_call_per_turn
 from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
     Agent,
-    ModelRequest,
     ScriptedModel,
-    ToolCallRequest,
     action,
 )
-
-PAUSE_EVERY = 10
 
 
 class CountingComm(BaseComm):
@@ -53,32 +48,12 @@ async def lookup(n: int) -> dict[str, Any]:
     return {"n": n, "label": f"item {n}", "tags": ["a", "b"]}
 
 
-@action
-async def confirm(n: int, ctx: ActionContext) -> str:
-    """Ask before acting on n."""
-    if ctx.resumption is None:
-        raise ActionInterrupt(f"Act on {n}?", {"n": n}, state={"n": n})
-    return f"done {n}"
-
-
-def _script(calls: int) -> Any:
-    made = 0
-
-    def respond(request: ModelRequest) -> Any:
-        nonlocal made
-        if made == calls:
-            return "All done."
-        made += 1
-        name = "confirm" if made % PAUSE_EVERY == 0 else "lookup"
-        return ToolCallRequest(id=f"call_{made}", name=name, input={"n": made})
-
-    return respond
-
-
 async def measure(calls: int) -> tuple[int, int, int, int]:
     comm.create_comm = lambda *a, **k: CountingComm(*a, **k)
     CountingComm.sent = CountingComm.code = 0
-    run = Agent(model=ScriptedModel(_script(calls)), actions=[lookup, confirm]).new_run("go")
+    run = Agent(
+        model=ScriptedModel(one_call_per_turn(calls, "lookup")), actions=[lookup, confirm]
+    ).new_run("go")
     naive = 0
 
     def resend_everything(event: object) -> None:
