@@ -8,7 +8,16 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from pausepoint import Action, ActionContext, ActionInterrupt, action
+from pausepoint import (
+    Action,
+    ActionContext,
+    ActionInterrupt,
+    Agent,
+    AgentRun,
+    ScriptedModel,
+    action,
+    call,
+)
 
 
 class DeleteRecord(BaseModel):
@@ -47,3 +56,11 @@ def delete_record(recorder: Recorder) -> Action:
         return f"deleted {input.id}"
 
     return delete_record
+
+
+async def paused_delete(delete_record: Action, reply: str = "Gone.") -> AgentRun:
+    """A run waiting on delete_record's question; the model then answers `reply`."""
+    model = ScriptedModel([call("delete_record", id=7), reply])
+    run = Agent(model=model, actions=[delete_record]).new_run("x")
+    await run.run()
+    return run

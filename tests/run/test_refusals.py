@@ -7,7 +7,7 @@ import math
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from tests.conftest import Recorder
+from tests.conftest import Recorder, paused_delete
 
 from pausepoint import (
     Action,
@@ -45,10 +45,7 @@ async def test_answers_with_nothing_pending_raise(delete_record: Action) -> None
 async def test_non_json_resume_data_is_refused_and_nothing_recorded(
     delete_record: Action, recorder: Recorder, bad: object
 ) -> None:
-    run = Agent(
-        model=ScriptedModel([call("delete_record", id=7), "ok"]), actions=[delete_record]
-    ).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record, "ok")
     before = run.prompt.model_dump_json()
 
     with pytest.raises(NotJSONError, match="JSON-compatible"):
@@ -101,10 +98,7 @@ async def test_data_is_copied_so_later_mutation_cannot_change_the_record() -> No
 async def test_second_answer_raises_already_resolved_and_changes_nothing(
     delete_record: Action,
 ) -> None:
-    run = Agent(
-        model=ScriptedModel([call("delete_record", id=7), "ok"]), actions=[delete_record]
-    ).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record, "ok")
     interrupt_id = run.pending[0].id
     await run.resume({"approved": True}, interrupt=interrupt_id)
     before = run.prompt.model_dump_json()
@@ -120,10 +114,7 @@ async def test_second_answer_raises_already_resolved_and_changes_nothing(
 async def test_concurrent_resumes_of_one_entry_run_the_action_once(
     delete_record: Action, recorder: Recorder
 ) -> None:
-    run = Agent(
-        model=ScriptedModel([call("delete_record", id=7), "ok"]), actions=[delete_record]
-    ).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record, "ok")
     interrupt_id = run.pending[0].id
 
     outcomes = await asyncio.gather(
@@ -138,10 +129,7 @@ async def test_concurrent_resumes_of_one_entry_run_the_action_once(
 
 
 async def test_unknown_interrupt_id_is_refused(delete_record: Action) -> None:
-    run = Agent(
-        model=ScriptedModel([call("delete_record", id=7), "ok"]), actions=[delete_record]
-    ).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record, "ok")
     before = run.prompt.model_dump_json()
     with pytest.raises(UnknownInterruptError, match="int_nope"):
         await run.resume(True, interrupt="int_nope")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel, Field
-from tests.conftest import Recorder
+from tests.conftest import Recorder, paused_delete
 from tests.widget.recording import RecordingComm
 
 from pausepoint import (
@@ -68,10 +68,7 @@ def refund_action(executed: list[Refund]) -> Action:
 async def test_view_opens_with_the_full_state(
     delete_record: Action, comms: list[RecordingComm]
 ) -> None:
-    run = Agent(
-        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
-    ).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record)
 
     view = run.view
     state = comms[-1].opened_state()
@@ -119,10 +116,7 @@ async def test_run_events_become_small_item_messages(
 async def test_resume_request_runs_on_the_run_loop_and_answers_ok(
     delete_record: Action, recorder: Recorder, comms: list[RecordingComm], from_thread: bool
 ) -> None:
-    run = Agent(
-        model=ScriptedModel([call("delete_record", id=7), "Gone."]), actions=[delete_record]
-    ).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record, "Gone.")
     recording = recording_of(run)
     message = {
         "type": "resume",
@@ -203,9 +197,7 @@ async def test_double_click_runs_the_action_once(comms: list[RecordingComm]) -> 
 async def test_reject_request_records_the_reason(
     delete_record: Action, recorder: Recorder, comms: list[RecordingComm]
 ) -> None:
-    model = ScriptedModel([call("delete_record", id=7), "Kept."])
-    run = Agent(model=model, actions=[delete_record]).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record, "Kept.")
     recording = recording_of(run)
 
     recording.browser_send(
@@ -223,10 +215,7 @@ async def test_reject_request_records_the_reason(
 async def test_malformed_requests_are_answered_with_an_error(
     delete_record: Action, comms: list[RecordingComm]
 ) -> None:
-    run = Agent(
-        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
-    ).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record)
     recording = recording_of(run)
     before = run.prompt.model_dump_json()
 
@@ -328,10 +317,7 @@ async def test_interrupt_with_schema_shows_it_on_the_card(comms: list[RecordingC
 async def test_plain_text_form_of_a_displayed_run_summarises_it(
     delete_record: Action, comms: list[RecordingComm]
 ) -> None:
-    run = Agent(
-        model=ScriptedModel([call("delete_record", id=7)]), actions=[delete_record]
-    ).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record)
     bundle = run._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     assert "application/vnd.jupyter.widget-view+json" in data
@@ -342,9 +328,7 @@ async def test_plain_text_form_of_a_displayed_run_summarises_it(
 async def test_interrupts_from_other_producers_show_as_unbound_cards(
     delete_record: Action, comms: list[RecordingComm]
 ) -> None:
-    model = ScriptedModel([call("delete_record", id=7), "Deleted."])
-    run = Agent(model=model, actions=[delete_record]).new_run("x")
-    await run.run()
+    run = await paused_delete(delete_record, "Deleted.")
     other = Agent(
         model=ScriptedModel([call("delete_record", id=8)]), actions=[delete_record]
     ).new_run("y")
