@@ -3,6 +3,7 @@
 >>> from pausepoint import Agent, ScriptedModel, action, call
 """
 
+from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, ActionContext, ActionInterrupt, Rejection, Resumption, action
@@ -78,7 +79,10 @@ from .transcript import (
 if TYPE_CHECKING:
     from .models.openai import OpenAIChatModel
 
-__version__ = "0.1.0"
+try:
+    __version__ = _metadata.version("pausepoint")
+except _metadata.PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "Action",
