@@ -80,7 +80,7 @@ class OpenAIChatModel:
     Results go back as ``tool`` messages: a string result as is, anything else as JSON; a
     failure or refusal as text with the error's name and message::
 
-        model = OpenAIChatModel("qwen2.5:7b", base_url="http://localhost:11434/v1")
+        model = OpenAIChatModel("llama3.2", base_url="http://localhost:11434/v1")
         response = await model.request(ModelRequest("Be brief.", items, actions))
     """
 
