@@ -55,22 +55,18 @@ class InNotebook:
         return self._view
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = self.view._repr_mimebundle_(**kwargs)
-        # What viewers without widgets (GitHub, nbconvert, a terminal) show instead.
-        if isinstance(bundle, tuple):
-            bundle[0]["text/plain"] = self._summary()
-        elif isinstance(bundle, dict):
-            bundle["text/plain"] = self._summary()
-        return bundle
+        """The live view, with a static `text/html` snapshot and `text/plain` for viewers
+        that cannot show it (a saved notebook reopened, nbconvert, GitHub, a terminal)."""
+        from ..widget._display import display_bundle
 
-    def _summary(self) -> str:
-        prompt = self.prompt
-        pending = prompt.pending()
-        lines = [repr(self)]
-        lines += [f"  waiting on {e.id}: {e.message}" for _, e in pending]
-        if not pending and prompt.output is not None:
-            lines.append(f"  output: {prompt.output}")
-        return "\n".join(lines)
+        return display_bundle(cast("AgentRun", self), **kwargs)
+
+    def _ipython_display_(self) -> None:
+        # Displayed with a display id, so that the output can follow the run (see
+        # pausepoint.widget._display).
+        from ..widget._display import show
+
+        show(cast("AgentRun", self))
 
     @property
     def task(self) -> asyncio.Task[AgentRunResult] | None:

@@ -37,7 +37,9 @@ from ..run import (
     ToolCallStartedEvent,
 )
 from ..transcript import ToolCall
+from ._bundle import front_end
 from ._cards import card_for
+from ._status import status_of
 from ._throttle import Throttle
 
 __all__ = ["RunView"]
@@ -45,12 +47,6 @@ __all__ = ["RunView"]
 logger = logging.getLogger("pausepoint")
 
 _STATIC = Path(__file__).parent / "static"
-_MISSING_BUNDLE = """
-export default { render({ el }) {
-  el.textContent = "pausepoint: the widget's front end is not built. Run `make js` in the "
-    + "pausepoint checkout, then restart the kernel.";
-} };
-"""
 UPDATE_INTERVAL = 1 / 30
 """Transcript changes and streaming text each reach the front end at most this often (s)."""
 
@@ -65,8 +61,7 @@ class RunView(anywidget.AnyWidget):
         run            # the live view; clicking Approve calls run.resume(True)
     """
 
-    _esm = _STATIC / "widget.js" if (_STATIC / "widget.js").exists() else _MISSING_BUNDLE
-    _css = _STATIC / "widget.css" if (_STATIC / "widget.css").exists() else ""
+    _esm, _css = front_end(_STATIC)
 
     run_id = traitlets.Unicode("").tag(sync=True)
     meta = traitlets.Dict().tag(sync=True)
@@ -79,7 +74,7 @@ class RunView(anywidget.AnyWidget):
     def __init__(self, run: AgentRun) -> None:
         prompt = run.prompt
         pending = _cards(run)
-        status, error = _status_of(run)
+        status, error = status_of(run)
         super().__init__(
             status=status,
             error=error,
@@ -304,18 +299,6 @@ class RunView(anywidget.AnyWidget):
         if problems is not None:
             error["problems"] = problems
         self.send({"type": "response", "requestId": request_id, "ok": False, "error": error})
-
-
-def _status_of(run: AgentRun) -> tuple[str, dict[str, str] | None]:
-    """Where the run stands for a view opened now: busy, waiting, or how it last ended."""
-    if run.busy:
-        return "running", None
-    if run.pending:
-        return "interrupted", None
-    if run.result is not None:
-        error = run.result.error.model_dump() if run.result.error else None
-        return run.result.status, error
-    return ("completed" if run.prompt.output is not None else "idle"), None
 
 
 def _cards(run: AgentRun) -> list[dict[str, Any]]:
