@@ -15,7 +15,7 @@ function initialize({ model }: { model: Model }): () => void {
 
 function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
   el.classList.add("pp-host");
-  renderPreact(h(App, { model }), el);
+  renderPreact(h(App, { model, host: el }), el);
   return () => {
     renderPreact(null, el);
     el.classList.remove("pp-host");

@@ -4,9 +4,12 @@ import { STREAMING_KEY } from "../state";
 import type { ErrorInfo, Item, Model, PendingCard, RunStatus } from "../types";
 import { Card } from "./Card";
 import { Header } from "./Header";
+import { KernelGone } from "./KernelGone";
+import { useKernelGone } from "../liveness";
 import { Transcript } from "./Transcript";
 
-export function App({ model }: { model: Model }) {
+export function App({ model, host }: { model: Model; host?: HTMLElement }) {
+  const gone = useKernelGone(model, host);
   const status = useModelValue<RunStatus>(model, "status") ?? "idle";
   const runId = useModelValue<string>(model, "run_id") ?? "";
   const meta = useModelValue<Record<string, unknown> | null>(model, "meta");
@@ -19,10 +22,11 @@ export function App({ model }: { model: Model }) {
   return html`<div class="pp-root">
     <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
       error=${error ?? null} meta=${meta ?? null} items=${items} />
+    ${gone ? html`<${KernelGone} />` : null}
     <${Transcript} items=${items} streaming=${streaming} />
     ${pending.length > 0
       ? html`<section class="pp-cards" aria-label="Pending interrupts">
-          ${pending.map((card) => html`<${Card} key=${card.id} card=${card} model=${model} />`)}
+          ${pending.map((card) => html`<${Card} key=${card.id} card=${card} model=${model} readOnly=${gone} />`)}
         </section>`
       : null}
   </div>`;

@@ -81,7 +81,8 @@ const KIND_TITLES: Record<string, string> = {
   unbound: "Interrupt",
 };
 
-export function Card({ card, model }: { card: PendingCard; model: Model }) {
+/** `readOnly`: the kernel is gone, so nothing can be sent (see liveness.ts). */
+export function Card({ card, model, readOnly = false }: { card: PendingCard; model: Model; readOnly?: boolean }) {
   const idPrefix = useUniqueId("pp-card");
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<ResponseError | null>(null);
@@ -102,10 +103,10 @@ export function Card({ card, model }: { card: PendingCard; model: Model }) {
   const remaining = expiring ? expiresAt - now : Number.POSITIVE_INFINITY;
   const expired = expiring && remaining <= 0;
   const answerable = card.canResolve && card.kind !== "unbound";
-  const disabled = !answerable || phase !== "idle" || expired;
+  const disabled = !answerable || phase !== "idle" || expired || readOnly;
 
   const answer = async (send: () => Promise<Outcome>) => {
-    if (inFlight.current || !answerable || (expiring && Date.now() >= expiresAt)) return;
+    if (inFlight.current || !answerable || readOnly || (expiring && Date.now() >= expiresAt)) return;
     inFlight.current = true;
     setPhase("sending");
     setError(null);
@@ -199,11 +200,12 @@ export function Card({ card, model }: { card: PendingCard; model: Model }) {
   }
 
   return html`<article
-    class=${`pp-card pp-card-${card.kind}${!answerable ? " pp-card-readonly" : ""}${expired ? " pp-card-expired" : ""}`}
+    class=${`pp-card pp-card-${card.kind}${!answerable || readOnly ? " pp-card-readonly" : ""}${expired ? " pp-card-expired" : ""}`}
     data-testid="pp-card"
     data-kind=${card.kind}
     data-interrupt-id=${card.id}
     data-phase=${expired ? "expired" : phase}
+    data-readonly=${readOnly || !answerable ? "true" : "false"}
     aria-label=${`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.message}`}
     aria-busy=${phase === "sending" ? "true" : "false"}
   >
