@@ -72,9 +72,8 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    base = tmp_path_factory.mktemp("lab")
+def _serve(base: Path, app: list[str]) -> Iterator[Lab]:
+    """Start a Jupyter server app (`lab` or `notebook`) isolated under `base`."""
     root = base / "root"
     root.mkdir()
     settings = base / "settings" / "@jupyterlab" / "notebook-extension"
@@ -97,14 +96,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         "IPYTHONDIR": str(base / "ipython"),
         "PYTHONPATH": os.pathsep.join([str(Path.cwd()), os.environ.get("PYTHONPATH", "")]),
     }
-    log = (base / "lab.log").open("w")
+    log = (base / "server.log").open("w")
     server = subprocess.Popen(
         [
-            sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
+            sys.executable, "-m", "jupyter", *app, "--no-browser", "--ip=127.0.0.1",
             f"--port={port}", f"--IdentityProvider.token={token}",
             f"--ServerApp.root_dir={root}", "--allow-root",
-            "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         ],
         env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
@@ -116,7 +113,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
             break
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"JupyterLab did not start; see {base / 'lab.log'}") from None
+                raise RuntimeError(f"Jupyter did not start; see {base / 'server.log'}") from None
             time.sleep(0.3)
     yield instance
     server.terminate()
@@ -124,6 +121,26 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         server.wait(timeout=15)
     except subprocess.TimeoutExpired:
         server.kill()
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    yield from _serve(
+        tmp_path_factory.mktemp("lab"),
+        [
+            "lab", "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """Jupyter Notebook 7 (the `notebook` package): /tree and /notebooks/<path>."""
+    yield from _serve(
+        tmp_path_factory.mktemp("nb7"),
+        ["notebook", "--JupyterNotebookApp.expose_app_in_browser=True"],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -189,32 +206,73 @@ class Notebook:
         return path
 
 
-@pytest.fixture
-def open_notebook(lab: Lab, browser: Any) -> Iterator[Any]:
-    """Write cells into a notebook, open it in a fresh workspace, and return a `Notebook`."""
-    contexts: list[Any] = []
+class Pages:
+    """Browser pages on a server; each opens a notebook from `root` and waits for its kernel."""
 
-    def open_(name: str, cells: list[str]) -> Notebook:
-        nb = nbformat.v4.new_notebook()
-        nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
-        nb.metadata["kernelspec"] = {
-            "name": "python3",
-            "display_name": "Python 3",
-            "language": "python",
-        }
-        nbformat.write(nb, lab.root / f"{name}.ipynb")
-        context = browser.new_context(viewport={"width": 1280, "height": 1000})
-        contexts.append(context)
+    def __init__(self, server: Lab, browser: Any) -> None:
+        self.server = server
+        self.browser = browser
+        self.contexts: list[Any] = []
+
+    def open(self, name: str, url_path: str) -> Notebook:
+        context = self.browser.new_context(viewport={"width": 1280, "height": 1000})
+        self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(30_000)
-        workspace = uuid.uuid4().hex[:8]
-        page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{name}.ipynb?token={lab.token}&reset")
-        notebook = Notebook(page, lab, name)
+        page.goto(f"{self.server.url}{url_path}")
+        notebook = Notebook(page, self.server, name)
         notebook.wait_kernel_idle()
         return notebook
 
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+        for session in self.server.api("GET", "/api/sessions") or []:
+            self.server.api("DELETE", f"/api/sessions/{session['id']}")
+
+
+def new_notebook(cells: list[str]) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    return nb
+
+
+@pytest.fixture
+def open_saved(lab: Lab, browser: Any) -> Iterator[Any]:
+    """Write a notebook (outputs and all) into JupyterLab's root, open it in a fresh
+    workspace, and return a `Notebook`."""
+    pages = Pages(lab, browser)
+
+    def open_(name: str, nb: nbformat.NotebookNode) -> Notebook:
+        nbformat.write(nb, lab.root / f"{name}.ipynb")
+        workspace = uuid.uuid4().hex[:8]
+        return pages.open(
+            name, f"/lab/workspaces/{workspace}/tree/{name}.ipynb?token={lab.token}&reset"
+        )
+
     yield open_
-    for context in contexts:
-        context.close()
-    for session in lab.api("GET", "/api/sessions") or []:
-        lab.api("DELETE", f"/api/sessions/{session['id']}")
+    pages.close()
+
+
+@pytest.fixture
+def open_notebook(open_saved: Any) -> Any:
+    """Write cells into a notebook, open it in a fresh workspace, and return a `Notebook`."""
+    return lambda name, cells: open_saved(name, new_notebook(cells))
+
+
+@pytest.fixture
+def open_in_notebook7(notebook7: Lab, browser: Any) -> Iterator[Any]:
+    """Write a notebook into Notebook 7's root, open it at /notebooks/<name>.ipynb."""
+    pages = Pages(notebook7, browser)
+
+    def open_(name: str, nb: nbformat.NotebookNode) -> Notebook:
+        nbformat.write(nb, notebook7.root / f"{name}.ipynb")
+        return pages.open(name, f"/notebooks/{name}.ipynb?token={notebook7.token}")
+
+    yield open_
+    pages.close()
