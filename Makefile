@@ -2,12 +2,19 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-notebook
 NODE_STAMP := js/node_modules/.installed
 BUNDLE := src/pausepoint/widget/static/widget.js
 JS_SOURCES := $(shell find js/src -type f 2>/dev/null) js/build.mjs js/package.json
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
+PY_SOURCES := src tests benchmarks hatch_build.py
 
-.PHONY: test lint typecheck unit js js-test bench demo clean
+# `make demo PORT=9000 LAB_ARGS="--no-browser"` (any `jupyter lab` options).
+PORT ?= 8888
+LAB_ARGS ?=
+DEMO_NOTEBOOK := notebooks/01-quickstart.ipynb
+
+.PHONY: test lint typecheck unit js js-test bench demo dist clean
 
 test: lint typecheck js-test unit
 
@@ -15,9 +22,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
+# The bundle comes first, so the editable install finds it and its build hook has no work.
+$(STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $(STAMP)
+
+$(DEMO_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
+	$(BIN)/pip install --quiet -e ".[notebook]"
+	touch $(DEMO_STAMP)
 
 $(NODE_STAMP): js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund --loglevel=error
@@ -32,8 +44,8 @@ js-test: $(NODE_STAMP)
 	cd js && npm run --silent typecheck && npm test
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check $(PY_SOURCES)
+	$(BIN)/ruff format --check $(PY_SOURCES)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -45,8 +57,24 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_loop.py
 	$(BIN)/python benchmarks/bench_widget_sync.py
 
-demo: $(STAMP) $(BUNDLE)
-	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/01-quickstart.ipynb
+demo: $(DEMO_STAMP) $(BUNDLE)
+	@echo ""
+	@echo "JupyterLab is starting on port $(PORT) with $(DEMO_NOTEBOOK)."
+	@echo "Open the http://localhost:$(PORT)/lab?token=... address it prints below."
+	@echo "On a headless or remote machine: run  make demo LAB_ARGS=--no-browser"
+	@echo "there, then on your own computer  ssh -N -L $(PORT):localhost:$(PORT) you@that-machine"
+	@echo "and open the same address in your browser. Another port:  make demo PORT=9000"
+	@echo "Stop the server with Ctrl-C."
+	@echo ""
+	$(BIN)/jupyter lab --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(LAB_FLAGS) $(LAB_ARGS) $(DEMO_NOTEBOOK)
+
+# The sdist and the wheel, from the committed tree (a clone of HEAD), into dist/.
+dist: $(STAMP)
+	rm -rf dist build/dist-clone
+	git clone --quiet . build/dist-clone
+	$(BIN)/python -m build --outdir dist build/dist-clone
+	rm -rf build/dist-clone
+	@ls -l dist
 
 clean:
-	rm -rf $(VENV) js/node_modules $(dir $(BUNDLE)) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) js/node_modules $(dir $(BUNDLE)) dist build .pytest_cache .mypy_cache .ruff_cache
