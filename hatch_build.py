@@ -59,13 +59,14 @@ def bundle_state(root: Path) -> str:
     return "current" if recorded == sources_digest(root / JS) else "stale"
 
 
-def _node_and_npm() -> tuple[str, str]:
+def _node_and_npm(state: str) -> tuple[str, str]:
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
-        missing = " and ".join(name for name, found in (("node", node), ("npm", npm)) if not found)
+        missing = [name for name, found in (("node", node), ("npm", npm)) if found is None]
         raise FrontEndBuildError(
-            f"pausepoint's widget front end is not built, and building it from js/ needs "
-            f"node >= {MIN_NODE_MAJOR} with npm, but {missing} was not found on PATH. "
+            f"pausepoint's widget front end ({BUNDLE[0].as_posix()}) is {state}, and "
+            f"building it from js/ needs node >= {MIN_NODE_MAJOR} with npm, but "
+            f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not on PATH. "
             f"Install node >= {MIN_NODE_MAJOR} with npm and build again, or install a "
             f"built wheel or sdist of pausepoint, which carries the front end and needs "
             f"no node."
@@ -74,26 +75,26 @@ def _node_and_npm() -> tuple[str, str]:
     match = re.match(r"v?(\d+)\.", version.strip())
     if match is None or int(match.group(1)) < MIN_NODE_MAJOR:
         raise FrontEndBuildError(
-            f"pausepoint's widget front end needs node >= {MIN_NODE_MAJOR} to build, but "
-            f"{node} is {version.strip() or 'of an unknown version'}. Put node >= "
-            f"{MIN_NODE_MAJOR} with npm first on PATH, or install a built wheel or sdist "
+            f"pausepoint's widget front end ({BUNDLE[0].as_posix()}) is {state}, and "
+            f"building it from js/ needs node >= {MIN_NODE_MAJOR} with npm, but {node} is "
+            f"{version.strip() or 'of an unknown version'}. Put node >= {MIN_NODE_MAJOR} "
+            f"with npm first on PATH and build again, or install a built wheel or sdist "
             f"of pausepoint, which needs no node."
         )
     return node, npm
 
 
-def build_front_end(root: Path) -> None:
+def build_front_end(root: Path, state: str) -> None:
     """`npm ci` then `npm run build` in js/; fails with guidance if either cannot run."""
     if not (root / JS / "package.json").is_file():
         raise FrontEndBuildError(
-            "pausepoint's widget front end is not built and its sources (js/) are not "
-            "here to build it from. Build from a git checkout of pausepoint, or install "
-            "a built wheel or sdist."
+            f"pausepoint's widget front end ({BUNDLE[0].as_posix()}) is {state} and its "
+            f"sources (js/) are not here to build it from. Build from a git checkout of "
+            f"pausepoint, or install a built wheel or sdist."
         )
-    _, npm = _node_and_npm()
+    _, npm = _node_and_npm(state)
     for step in (["ci", "--no-audit", "--no-fund"], ["run", "build"]):
-        command = [npm, *step]
-        result = subprocess.run(command, cwd=root / JS)
+        result = subprocess.run([npm, *step], cwd=root / JS)
         if result.returncode != 0:
             raise FrontEndBuildError(
                 f"`npm {' '.join(step)}` in {root / JS} failed (exit {result.returncode}); "
@@ -102,8 +103,8 @@ def build_front_end(root: Path) -> None:
             )
     if bundle_state(root) != "current":
         raise FrontEndBuildError(
-            f"`npm run build` in {root / JS} did not leave a current bundle in {STATIC}; "
-            f"check js/build.mjs."
+            f"`npm run build` in {root / JS} did not leave a current bundle in "
+            f"{STATIC.as_posix()}; check js/build.mjs."
         )
 
 
@@ -117,7 +118,9 @@ class FrontEndBuildHook(BuildHookInterface):
         state = bundle_state(root)
         if state in ("current", "unknown") or (version == "editable" and state == "stale"):
             return
-        self.app.display_info(
-            f"pausepoint: the widget front end is {state}; building it with npm in js/"
-        )
-        build_front_end(root)
+        label = "missing" if state == "missing" else "out of date"
+        self.app.display_info(f"pausepoint: the widget front end is {label}; building it in js/")
+        try:
+            build_front_end(root, label)
+        except FrontEndBuildError as error:
+            self.app.abort(f"error: {error}")

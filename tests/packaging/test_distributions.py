@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,14 +32,45 @@ PREBUILT_HINT = "install a built wheel or sdist"
 pytestmark = pytest.mark.node
 
 
+class Background:
+    """A command left running while other tests go on (builds wait on the network a lot)."""
+
+    def __init__(self, command: Sequence[str | Path], *, cwd: Path) -> None:
+        self.command = " ".join(map(str, command))
+        self.cwd = cwd
+        self._log = (cwd / "output.log").open("w+")
+        self._process = subprocess.Popen(
+            [str(part) for part in command], cwd=cwd, stdout=self._log, stderr=subprocess.STDOUT
+        )
+
+    def wait_ok(self) -> None:
+        code = self._process.wait()
+        self._log.seek(0)
+        if code != 0:
+            output = self._log.read()[-3000:]
+            pytest.fail(f"{self.command} failed (exit {code}) in {self.cwd}:\n{output}")
+
+    def close(self) -> None:
+        if self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+        self._log.close()
+
+
 @dataclass(frozen=True)
 class Built:
-    """What `python -m build` made from a fresh clone, and the bundle it built there."""
+    """What `python -m build` made from a fresh clone, and the bundle it built there.
+
+    `direct` is `pip wheel` of another clean clone into `direct_out`, as
+    `pip install <path or git URL>` builds it, started at the same time.
+    """
 
     clone: Path
     sdist: Path
     wheel: Path
     bundle: Mapping[str, bytes]
+    direct: Background
+    direct_out: Path
 
 
 def _require(condition: bool, reason: str) -> None:
@@ -105,20 +136,27 @@ def _read_wheel_bundle(wheel: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     _require((ROOT / ".git").exists(), "The packaging test needs a git checkout.")
     _require(shutil.which("git") is not None, "The packaging test needs git.")
     _require(
         shutil.which("node") is not None and shutil.which("npm") is not None,
         "Building pausepoint's front end needs node and npm.",
     )
-    work = tmp_path_factory.mktemp("dist")
-    clone = _clone(work / "pausepoint")
-    _ok([sys.executable, "-m", "build", "--outdir", work / "dist", clone], cwd=work)
-    (sdist,) = (work / "dist").glob("pausepoint-*.tar.gz")
-    (wheel,) = (work / "dist").glob("pausepoint-*.whl")
-    bundle = {name: (clone / "src" / STATIC / name).read_bytes() for name in BUNDLE}
-    return Built(clone=clone, sdist=sdist, wheel=wheel, bundle=bundle)
+    direct_work = tmp_path_factory.mktemp("direct")
+    direct_clone = _clone(direct_work / "pausepoint")
+    pip_wheel = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", direct_work / "out"]
+    direct = Background([*pip_wheel, direct_clone], cwd=direct_work)
+    try:
+        work = tmp_path_factory.mktemp("dist")
+        clone = _clone(work / "pausepoint")
+        _ok([sys.executable, "-m", "build", "--outdir", work / "dist", clone], cwd=work)
+        (sdist,) = (work / "dist").glob("pausepoint-*.tar.gz")
+        (wheel,) = (work / "dist").glob("pausepoint-*.whl")
+        bundle = {name: (clone / "src" / STATIC / name).read_bytes() for name in BUNDLE}
+        yield Built(clone, sdist, wheel, bundle, direct=direct, direct_out=direct_work / "out")
+    finally:
+        direct.close()
 
 
 @pytest.fixture(scope="module")
@@ -178,18 +216,6 @@ def test_the_wheel_from_the_sdist_carries_the_bundle_and_nothing_else_beside_it(
     assert not [name for name in _wheel_files(built.wheel) if name.startswith(("js/", "src/"))]
 
 
-def test_a_wheel_built_straight_from_a_clean_clone_builds_and_carries_the_bundle(
-    built: Built, tmp_path: Path
-) -> None:
-    clone = _clone(tmp_path / "pausepoint")
-    _ok(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp_path, clone],
-        cwd=tmp_path,
-    )
-    (wheel,) = tmp_path.glob("pausepoint-*.whl")
-    assert _read_wheel_bundle(wheel) == built.bundle
-
-
 @pytest.fixture(scope="module")
 def venv_without_node(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new virtual environment with pausepoint's dependencies; its PATH has no node."""
@@ -240,6 +266,7 @@ def test_building_a_clean_clone_without_node_fails_and_says_node_is_needed(
     result = _wheel_without_node(_clone(tmp_path / "pausepoint"), tmp_path)
     assert result.returncode != 0
     output = result.stdout + result.stderr
+    assert "widget.js) is missing" in output
     assert NODE_NEEDED in output
     assert PREBUILT_HINT in output
     assert not list((tmp_path / "out").glob("*.whl"))
@@ -254,7 +281,9 @@ def test_a_bundle_older_than_its_sources_is_rebuilt_not_shipped(
         index.write("\n// changed after the bundle was built\n")
     result = _wheel_without_node(source, tmp_path)
     assert result.returncode != 0
-    assert NODE_NEEDED in result.stdout + result.stderr
+    output = result.stdout + result.stderr
+    assert "widget.js) is out of date" in output
+    assert NODE_NEEDED in output
     assert not list((tmp_path / "out").glob("*.whl"))
 
 
@@ -268,3 +297,11 @@ def test_an_editable_install_keeps_the_bundle_it_has(unpacked_sdist: Path, tmp_p
     command = [sys.executable, "-m", "pip", "--python", bin_dir / "python", "install"]
     _ok([*command, "--quiet", "--no-deps", "-e", source], cwd=tmp_path, env=_without_node(bin_dir))
     assert (source / "src" / STATIC / "widget.js").read_bytes() == bundle
+
+
+def test_a_wheel_built_straight_from_a_clean_clone_builds_and_carries_the_bundle(
+    built: Built,
+) -> None:
+    built.direct.wait_ok()
+    (wheel,) = built.direct_out.glob("pausepoint-*.whl")
+    assert _read_wheel_bundle(wheel) == built.bundle
