@@ -249,7 +249,7 @@ async def test_streaming_text_is_coalesced(comms: list[RecordingComm]) -> None:
     assert run.view.items[-1]["text"] == words
 
 
-async def test_sync_items_sends_the_transcript_once_when_changed(
+async def test_cell_end_sends_the_transcript_once_when_changed(
     delete_record: Action, comms: list[RecordingComm]
 ) -> None:
     run = Agent(
@@ -257,15 +257,42 @@ async def test_sync_items_sends_the_transcript_once_when_changed(
     ).new_run("x")
     view = run.view
     recording = comms[-1]
-    view.sync_items()
+    view.sync_at_cell_end()
     assert not any("items" in s for s in recording.updates())
 
     await run.run()
-    view.sync_items()
-    view.sync_items()
+    view.sync_at_cell_end()
+    view.sync_at_cell_end()
 
     synced = [s["items"] for s in recording.updates() if "items" in s]
     assert synced == [[i.model_dump(mode="json") for i in run.prompt.items]]
+
+
+async def test_cell_end_resends_status_and_cards_changed_since_the_last_cell(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    """A headless client keeps only the current cell's messages: what a background run
+    changed must reach it again when a cell ends, once."""
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7), "done"]), actions=[delete_record]
+    ).new_run("x")
+    view = run.view
+    recording = comms[-1]
+    view.sync_at_cell_end()
+    assert recording.updates() == []
+
+    await run.run()
+    sent_live = len(recording.updates())
+    view.sync_at_cell_end()
+    view.sync_at_cell_end()
+
+    at_cell_end = recording.updates()[sent_live:]
+    assert [sorted(s) for s in at_cell_end] == [
+        ["items"],
+        ["error", "pending", "started_at", "status"],
+    ]
+    assert at_cell_end[1]["status"] == "interrupted"
+    assert [card["id"] for card in at_cell_end[1]["pending"]] == [run.pending[0].interrupt.id]
 
 
 async def test_a_restored_run_can_be_answered_from_its_view(

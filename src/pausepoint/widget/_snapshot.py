@@ -113,7 +113,8 @@ def _item(item: UserMessage | AssistantMessage | ToolCall) -> str:
         said = _said("Assistant", item.text) if item.text else ""
         if item.tool_calls:
             names = ", ".join(_code(call.name) for call in item.tool_calls)
-            said += f'<div style="{_STYLE["muted"]}">asks to call {names}</div>'
+            label = "" if said else f'<span style="{_STYLE["who"]}">Assistant</span>'
+            said += f'<div>{label}<span style="{_STYLE["muted"]}">asks to call {names}</span></div>'
         return said or _said("Assistant", "(no text)")
     return _tool(item)
 

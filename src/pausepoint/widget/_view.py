@@ -93,6 +93,15 @@ class RunView(anywidget.AnyWidget):
             item.id: i for i, item in enumerate(prompt.items) if isinstance(item, ToolCall)
         }
         self._items_dirty = False
+        # What the last cell end sent: a headless client (nbclient) keeps only the messages
+        # of the cell that runs, so changes made by a background run reach its saved state
+        # when a later cell ends.
+        self._synced_at_cell_end: tuple[Any, ...] = (
+            self.status,
+            self.error,
+            self.pending,
+            self.started_at,
+        )
         self._changed: set[int] = set()
         self._items_throttle = Throttle(UPDATE_INTERVAL, self._flush_items)
         self._text: list[str] = []
@@ -194,11 +203,18 @@ class RunView(anywidget.AnyWidget):
             self.send({"type": "text", "delta": "".join(self._text)})
             self._text.clear()
 
-    def sync_items(self) -> None:
-        """Send the whole transcript once, if it changed since the last time."""
-        if self._items_dirty and self.comm is not None:
+    def sync_at_cell_end(self) -> None:
+        """Send the whole transcript once if it changed since the last time, and the small
+        traits again if they changed since the last cell ended."""
+        if self.comm is None:
+            return
+        if self._items_dirty:
             self._items_dirty = False
             self.send_state("items")
+        small = (self.status, self.error, self.pending, self.started_at)
+        if small != self._synced_at_cell_end:
+            self._synced_at_cell_end = small
+            self.send_state(["status", "error", "pending", "started_at"])
 
     # -- front end requests -> run ---------------------------------------------------
 
@@ -354,8 +370,8 @@ def _log_task_failure(task: asyncio.Future[Any]) -> None:
 
 
 class _CellEndSync:
-    """Syncs each live view's transcript whole once at the end of a notebook cell, so
-    that state saved by a headless run (nbclient) holds the final transcript too."""
+    """Syncs each live view's changed state once at the end of a notebook cell, so that
+    state saved by a headless run (nbclient) holds the run's final state too."""
 
     def __init__(self) -> None:
         self._views: weakref.WeakSet[RunView] = weakref.WeakSet()
@@ -377,7 +393,7 @@ class _CellEndSync:
     def _flush(self, *_: Any) -> None:
         for view in list(self._views):
             try:
-                view.sync_items()
+                view.sync_at_cell_end()
             except Exception:
                 logger.exception("pausepoint view: syncing the transcript failed")
 

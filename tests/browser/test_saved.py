@@ -1,0 +1,137 @@
+"""A run's view without its kernel, as users meet it: a notebook executed headless and
+opened later in JupyterLab, its HTML export, and a view whose kernel was restarted or shut
+down while the page stayed open. Screenshots go to test-artifacts/browser/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from nbconvert import HTMLExporter
+from playwright.sync_api import expect
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_lab import SETUP, START, _card
+from tests.notebooks.headless import (
+    EVIL,
+    QUICKSTART,
+    answered_later,
+    execute,
+    jupyter,
+    left_waiting,
+)
+
+OpenSaved = Callable[[str, nbformat.NotebookNode], Any]
+
+
+def _no_broken_widget(nb: Any) -> None:
+    outputs = nb.page.locator(".jp-OutputArea-output")
+    expect(outputs.filter(has_text="Error displaying widget")).to_have_count(0)
+    expect(outputs.filter(has_text="<AgentRun")).to_have_count(0)
+
+
+def test_reopened_headless_notebook_shows_what_happened(
+    open_saved: OpenSaved, tmp_path: Path
+) -> None:
+    """Executed with `jupyter nbconvert --execute`, then opened: not trusted (nobody signed
+    it), so JupyterLab shows the safe `text/html` snapshot of each run."""
+    saved = execute(nbformat.read(QUICKSTART, as_version=4), tmp_path, "quickstart")
+
+    nb = open_saved("reopened-quickstart", saved)
+
+    shown = nb.output(8)
+    expect(shown).to_contain_text("Completed", timeout=30_000)
+    expect(shown).to_contain_text("Done: refund_order returned refunded 35.00 for order 42.")
+    expect(shown).to_contain_text("Approve running refund_order?")
+    expect(shown).to_contain_text("approved")
+    _no_broken_widget(nb)
+    shown.scroll_into_view_if_needed()
+    nb.screenshot("s-reopened-untrusted")
+    shown.screenshot(path=str(ARTIFACTS / "s-reopened-untrusted-output.png"))
+
+
+def test_reopened_trusted_notebook_draws_the_saved_view_read_only(
+    open_saved: OpenSaved, tmp_path: Path
+) -> None:
+    """Trusted, the saved widget state draws the view itself; its kernel is gone, so the
+    card is read-only and says how to show the run again, before anyone clicks."""
+    saved = execute(left_waiting(), tmp_path, "waiting")
+    signed = tmp_path / "signed.ipynb"
+    nbformat.write(saved, signed)
+    jupyter("trust", signed.name, cwd=tmp_path)
+
+    nb = open_saved("reopened-waiting", nbformat.read(signed, as_version=4))
+
+    expect(nb.page.locator(".jp-OutputArea-output .pp-root")).to_have_count(1, timeout=30_000)
+    view = nb.widget()
+    expect(view.get_by_test_id("pp-kernel-gone")).to_contain_text("Run the cell again")
+    card = _card(nb, "tool-approval")
+    expect(card).to_have_attribute("data-readonly", "true")
+    expect(card.get_by_test_id("pp-approve")).to_be_disabled()
+    expect(card.get_by_test_id("pp-reject")).to_be_disabled()
+    expect(view).to_contain_text(f"Please {EVIL}")  # as text, from the saved state
+    assert nb.page.evaluate("() => window.__pwned") is None
+    _no_broken_widget(nb)
+    card.scroll_into_view_if_needed()
+    nb.screenshot("s-reopened-trusted")
+
+
+@pytest.mark.parametrize(
+    ("how", "script"),
+    [
+        ("restart", "(s) => s.session.kernel.restart()"),
+        ("shutdown", "(s) => s.shutdown()"),
+    ],
+)
+def test_a_view_whose_kernel_went_away_turns_read_only(
+    open_notebook: Callable[[str, list[str]], Any], how: str, script: str
+) -> None:
+    nb = open_notebook(f"kernel-{how}", [SETUP, START])
+    nb.run_all()
+    card = _card(nb, "tool-approval")
+    expect(card.get_by_test_id("pp-approve")).to_be_enabled()
+    expect(nb.widget().get_by_test_id("pp-kernel-gone")).to_have_count(0)
+
+    nb.page.evaluate(
+        f"() => {{ const s = window.jupyterapp.shell.currentWidget.sessionContext; "
+        f"({script})(s); }}"
+    )
+
+    expect(nb.widget().get_by_test_id("pp-kernel-gone")).to_be_visible(timeout=30_000)
+    expect(card.get_by_test_id("pp-approve")).to_be_disabled()
+    expect(card.get_by_test_id("pp-reject")).to_be_disabled()
+    expect(card).to_have_attribute("data-readonly", "true")
+    nb.screenshot(f"s-kernel-{how}")
+    if how == "restart":
+        nb.wait_kernel_idle()  # the new kernel, before the server is asked to stop it
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+def test_html_export_shows_the_snapshot_and_runs_nothing(page: Any, tmp_path: Path) -> None:
+    saved = execute(
+        answered_later(), tmp_path, "evil", "--ExecutePreprocessor.store_widget_state=False"
+    )
+    body, _ = HTMLExporter().from_notebook_node(saved)
+    html = tmp_path / "evil.html"
+    html.write_text(body, encoding="utf-8")
+
+    page.route("http*://**", lambda route: route.abort())  # offline, as a file on a laptop
+    page.goto(html.as_uri(), wait_until="domcontentloaded")
+
+    snapshot = page.locator(".pausepoint-snapshot")
+    expect(snapshot).to_have_count(1)
+    expect(snapshot).to_contain_text(f"Please {EVIL}")
+    expect(snapshot).to_contain_text(f"Done {EVIL}")
+    expect(snapshot).to_contain_text("Completed")
+    assert snapshot.locator("img, script, button, input").count() == 0
+    assert page.evaluate("() => window.__pwned") is None
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    snapshot.screenshot(path=str(ARTIFACTS / "s-nbconvert-html.png"))
