@@ -70,11 +70,11 @@ demo: $(DEMO_STAMP) $(BUNDLE)
 
 # The sdist and the wheel, from the committed tree (a clone of HEAD), into dist/.
 dist: $(STAMP)
-	rm -rf dist build/dist-clone
-	git clone --quiet . build/dist-clone
-	$(BIN)/python -m build --outdir dist build/dist-clone
-	rm -rf build/dist-clone
+	rm -rf dist
+	tmp=$$(mktemp -d) && git clone --quiet . "$$tmp/pausepoint" \
+		&& $(BIN)/python -m build --outdir dist "$$tmp/pausepoint"; \
+		status=$$?; rm -rf "$$tmp"; exit $$status
 	@ls -l dist
 
 clean:
-	rm -rf $(VENV) js/node_modules $(dir $(BUNDLE)) dist build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) js/node_modules $(dir $(BUNDLE)) dist .pytest_cache .mypy_cache .ruff_cache
