@@ -14,14 +14,7 @@ from nbconvert import HTMLExporter
 from playwright.sync_api import expect
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_lab import SETUP, START, _card
-from tests.notebooks.headless import (
-    EVIL,
-    QUICKSTART,
-    answered_later,
-    execute,
-    jupyter,
-    left_waiting,
-)
+from tests.notebooks.headless import EVIL, executed, jupyter
 
 OpenSaved = Callable[[str, nbformat.NotebookNode], Any]
 
@@ -32,14 +25,10 @@ def _no_broken_widget(nb: Any) -> None:
     expect(outputs.filter(has_text="<AgentRun")).to_have_count(0)
 
 
-def test_reopened_headless_notebook_shows_what_happened(
-    open_saved: OpenSaved, tmp_path: Path
-) -> None:
+def test_reopened_headless_notebook_shows_what_happened(open_saved: OpenSaved) -> None:
     """Executed with `jupyter nbconvert --execute`, then opened: not trusted (nobody signed
     it), so JupyterLab shows the safe `text/html` snapshot of each run."""
-    saved = execute(nbformat.read(QUICKSTART, as_version=4), tmp_path, "quickstart")
-
-    nb = open_saved("reopened-quickstart", saved)
+    nb = open_saved("reopened-quickstart", executed("quickstart"))
 
     shown = nb.output(8)
     expect(shown).to_contain_text("Completed", timeout=30_000)
@@ -57,9 +46,8 @@ def test_reopened_trusted_notebook_draws_the_saved_view_read_only(
 ) -> None:
     """Trusted, the saved widget state draws the view itself; its kernel is gone, so the
     card is read-only and says how to show the run again, before anyone clicks."""
-    saved = execute(left_waiting(), tmp_path, "waiting")
     signed = tmp_path / "signed.ipynb"
-    nbformat.write(saved, signed)
+    nbformat.write(executed("waiting"), signed)
     jupyter("trust", signed.name, cwd=tmp_path)
 
     nb = open_saved("reopened-waiting", nbformat.read(signed, as_version=4))
@@ -116,10 +104,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 def test_html_export_shows_the_snapshot_and_runs_nothing(page: Any, tmp_path: Path) -> None:
-    saved = execute(
-        answered_later(), tmp_path, "evil", "--ExecutePreprocessor.store_widget_state=False"
-    )
-    body, _ = HTMLExporter().from_notebook_node(saved)
+    body, _ = HTMLExporter().from_notebook_node(executed("later-no-state"))
     html = tmp_path / "evil.html"
     html.write_text(body, encoding="utf-8")
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+from functools import cache
 from pathlib import Path
 
 import nbformat
+from nbclient import NotebookClient
 from nbformat import NotebookNode
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,3 +92,31 @@ def run_outputs(nb: NotebookNode) -> list[NotebookNode]:
         for output in cell.get("outputs", [])
         if "pausepoint-snapshot" in output.get("data", {}).get("text/html", "")
     ]
+
+
+def execute_in_process(nb: NotebookNode, *, store_widget_state: bool = True) -> NotebookNode:
+    """What `--execute` does (nbconvert's ExecutePreprocessor is an nbclient
+    `NotebookClient`), without starting the command line tool; then saved and read back."""
+    client = NotebookClient(
+        nb, kernel_name="python3", timeout=120, store_widget_state=store_widget_state
+    )
+    client.execute()
+    return nbformat.reads(nbformat.writes(nb), as_version=4)
+
+
+@cache
+def executed(name: str) -> NotebookNode:
+    """One headless execution per test session of each notebook the tests look at:
+    `quickstart` (with `jupyter nbconvert --execute`), `waiting` (left waiting), `later`
+    (answered in a later cell) and `later-no-state` (the same, saved without widget
+    state). Callers must not modify it."""
+    if name == "quickstart":
+        folder = Path(tempfile.mkdtemp(prefix="pausepoint-quickstart-"))
+        return execute(nbformat.read(QUICKSTART, as_version=4), folder, name)
+    if name == "waiting":
+        return execute_in_process(left_waiting())
+    if name == "later":
+        return execute_in_process(answered_later())
+    if name == "later-no-state":
+        return execute_in_process(answered_later(), store_widget_state=False)
+    raise ValueError(f"no notebook called {name!r}")

@@ -9,18 +9,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
-import pytest
 from nbconvert import HTMLExporter
 from nbformat import NotebookNode
-from tests.notebooks.headless import (
-    EVIL,
-    QUICKSTART,
-    answered_later,
-    execute,
-    jupyter,
-    left_waiting,
-    run_outputs,
-)
+from tests.notebooks.headless import EVIL, answered_later, executed, jupyter, run_outputs
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -84,8 +75,8 @@ def assert_nothing_live(page: Page) -> None:
             assert "</script" not in body.lower()
 
 
-def test_quickstart_executed_by_nbconvert_saves_its_final_state(tmp_path: Path) -> None:
-    nb = execute(nbformat.read(QUICKSTART, as_version=4), tmp_path, "quickstart")
+def test_quickstart_executed_by_nbconvert_saves_its_final_state() -> None:
+    nb = executed("quickstart")
 
     shown = run_outputs(nb)
     assert len(shown) == 2  # the quickstart's run and "try your own request"
@@ -115,8 +106,8 @@ def test_jupyter_execute_saves_a_run_answered_in_a_later_cell(tmp_path: Path) ->
     assert nb.cells[2].outputs[0].text == "interrupted\n"  # it was waiting in between
 
 
-def test_a_run_left_waiting_is_saved_with_its_read_only_card(tmp_path: Path) -> None:
-    nb = execute(left_waiting(), tmp_path, "waiting")
+def test_a_run_left_waiting_is_saved_with_its_read_only_card() -> None:
+    nb = executed("waiting")
 
     page = Page(run_outputs(nb)[0].data["text/html"])
 
@@ -126,23 +117,9 @@ def test_a_run_left_waiting_is_saved_with_its_read_only_card(tmp_path: Path) -> 
     assert "await run.resume(True) or await run.reject('why')" in page.visible
 
 
-@pytest.fixture(scope="module")
-def executed_evil(tmp_path_factory: pytest.TempPathFactory) -> dict[str, NotebookNode]:
-    """The notebook with HTML in model text, tool arguments and the user's message,
-    executed with and without saving widget state."""
-    folder = tmp_path_factory.mktemp("evil")
-    return {
-        "with state": execute(answered_later(), folder, "with-state"),
-        "without state": execute(
-            answered_later(), folder, "no-state", "--ExecutePreprocessor.store_widget_state=False"
-        ),
-    }
-
-
-def test_html_export_without_widget_state_shows_the_snapshot_escaped(
-    executed_evil: dict[str, NotebookNode],
-) -> None:
-    page = to_html(executed_evil["without state"])
+def test_html_export_without_widget_state_shows_the_snapshot_escaped() -> None:
+    """HTML in the user's message, the model's text and the tool's arguments."""
+    page = to_html(executed("later-no-state"))
 
     assert f"Please {EVIL}" in page.visible  # the markup shows as text
     assert f"Done {EVIL}" in page.visible
@@ -151,13 +128,11 @@ def test_html_export_without_widget_state_shows_the_snapshot_escaped(
     assert_nothing_live(page)
 
 
-def test_html_export_with_saved_widget_state_prefers_the_widget(
-    executed_evil: dict[str, NotebookNode],
-) -> None:
+def test_html_export_with_saved_widget_state_prefers_the_widget() -> None:
     """nbconvert renders a widget output as the widget when the notebook carries that
     model's saved state (the default of `--execute`), drawn later by a script from a CDN;
     clearing the notebook's metadata makes it fall back to the snapshot."""
-    nb = executed_evil["with state"]
+    nb = executed("later")
     page = to_html(nb)
 
     kinds = [kind for kind, _ in page.scripts]
