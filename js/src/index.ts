@@ -1,15 +1,17 @@
 /**
- * The anywidget module of pausepoint's RunView: `initialize` runs once per model and
- * applies the kernel's messages to the model; `render` draws one view and returns the
+ * The anywidget module of pausepoint's RunView: `initialize` runs once per model,
+ * applies the kernel's messages to the model and has run views saved with the notebook; `render` draws one view and returns the
  * cleanup that removes every listener and timer the view added.
  */
 import { h, render as renderPreact } from "preact";
 import { App } from "./components/App";
+import { keepRunViewsInNotebook } from "./persist";
 import { initializeModel } from "./state";
 import type { Model } from "./types";
 import "./widget.css";
 
 function initialize({ model }: { model: Model }): () => void {
+  keepRunViewsInNotebook(model);
   return initializeModel(model);
 }
 

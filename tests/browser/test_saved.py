@@ -4,6 +4,7 @@ down while the page stayed open. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 from playwright.sync_api import expect
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, Notebook
 from tests.browser.test_lab import SETUP, START, _card
 from tests.notebooks.headless import EVIL, executed, jupyter
 
@@ -64,6 +65,46 @@ def test_reopened_trusted_notebook_draws_the_saved_view_read_only(
     _no_broken_widget(nb)
     card.scroll_into_view_if_needed()
     nb.screenshot("s-reopened-trusted")
+
+
+def test_a_notebook_saved_in_jupyterlab_reopens_with_its_views(
+    open_notebook: Callable[[str, list[str]], Any], browser: Any
+) -> None:
+    """Saved with JupyterLab's defaults (widget state is not saved automatically), the
+    kernel shut down, the notebook opened again: the view is drawn from what pausepoint
+    saved with the notebook, not "Error displaying widget: model not found"."""
+    nb = open_notebook("saved-in-lab", [SETUP, START])
+    nb.run_all()
+    _card(nb, "tool-approval")
+    nb.page.evaluate(
+        "async () => { const panel = window.jupyterapp.shell.currentWidget;"
+        " await panel.context.save(); await panel.sessionContext.shutdown(); }"
+    )
+    saved = nbformat.read(nb.lab.root / "saved-in-lab.ipynb", as_version=4)
+    states = saved.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    assert [s["state"]["status"] for s in states.values() if "run_id" in s["state"]] == [
+        "interrupted"
+    ]
+
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(
+            f"{nb.lab.url}/lab/workspaces/{uuid.uuid4().hex[:8]}/tree/saved-in-lab.ipynb"
+            f"?token={nb.lab.token}&reset"
+        )
+        reopened = Notebook(page, nb.lab, "saved-in-lab")
+        reopened.wait_kernel_idle()
+        view = reopened.widget()
+        expect(view.get_by_test_id("pp-kernel-gone")).to_be_visible(timeout=30_000)
+        card = _card(reopened, "tool-approval")
+        expect(card.get_by_test_id("pp-approve")).to_be_disabled()
+        expect(view).to_contain_text("Refund order 42")
+        _no_broken_widget(reopened)
+        card.scroll_into_view_if_needed()
+        reopened.screenshot("s-saved-in-lab-reopened")
+    finally:
+        context.close()
 
 
 @pytest.mark.parametrize(
