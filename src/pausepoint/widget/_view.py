@@ -3,7 +3,9 @@
 The durable state (status, transcript items, pending cards) lives in traits, so a view
 opened later, or a saved notebook, shows the run as it is. While the run moves, changes
 travel as small custom messages (js/README.md); the `items` trait is kept current in the
-kernel without resending it, and is synced whole once at the end of each notebook cell.
+kernel without resending it. At the end of each notebook cell, what changed since the
+last one (the transcript whole, status, cards) is synced once more, for clients that keep
+only the running cell's messages (nbclient).
 """
 
 from __future__ import annotations
