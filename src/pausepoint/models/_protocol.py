@@ -22,6 +22,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from .._json import check_text, to_json_value
+from ..errors import NotJSONError
 from ..transcript import Item, ToolCallRequest
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "StreamingModel",
     "TextDelta",
     "ToolCallDelta",
+    "checked_response",
 ]
 
 
@@ -60,6 +63,35 @@ class ModelResponse:
 
     text: str = ""
     tool_calls: list[ToolCallRequest] = field(default_factory=list)
+
+
+def checked_response(response: ModelResponse) -> ModelResponse:
+    """`response` as it will be recorded, or `NotJSONError` when part of it could not be
+    saved and loaded back (a lone surrogate in the text, arguments nested too deeply...).
+
+    A refused response fails the run's turn; the transcript is unchanged, and calling
+    `run()` again asks the model again.
+    """
+    if not isinstance(response, ModelResponse):
+        raise NotJSONError(
+            "The model's response", "$", f"a {type(response).__name__}, not a ModelResponse"
+        )
+    calls: list[ToolCallRequest] = []
+    for index, call in enumerate(response.tool_calls):
+        where = f"The model's tool call {index}"
+        if not isinstance(call, ToolCallRequest):
+            raise NotJSONError(where, "$", f"a {type(call).__name__}, not a ToolCallRequest")
+        arguments = to_json_value(call.input, f"{where} ({call.name!r}) arguments")
+        if not isinstance(arguments, dict):
+            raise NotJSONError(where, "$.input", "not an object")
+        calls.append(
+            ToolCallRequest.model_construct(
+                id=check_text(call.id, f"{where} id"),
+                name=check_text(call.name, f"{where} name"),
+                input=arguments,
+            )
+        )
+    return ModelResponse(text=check_text(response.text, "The model's text"), tool_calls=calls)
 
 
 @dataclass(frozen=True, slots=True)
