@@ -5,13 +5,19 @@
 
 from typing import TYPE_CHECKING, Any
 
+from ._json import MAX_INT_DIGITS, MAX_JSON_DEPTH
+from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS
 from .actions import Action, ActionContext, ActionInterrupt, Rejection, Resumption, action
 from .errors import (
+    AnswerTooLargeError,
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
     InterruptWireError,
     InvalidRejectionError,
     InvalidResolutionError,
+    InvalidResponseSchemaError,
+    InvalidTranscriptError,
+    MissingDependencyError,
     NoPendingInterruptError,
     NotJSONError,
     PausepointError,
@@ -21,8 +27,12 @@ from .errors import (
     RunBusyError,
     RunStateError,
     RunSuspendedError,
+    TranscriptProblem,
     UnknownInterruptError,
+    UnsupportedSchemaVersionError,
+    UsageError,
 )
+from .interrupts._answers import DEFAULT_MAX_ANSWER_BYTES
 from .models import (
     ActionSpec,
     DemoModel,
@@ -81,6 +91,11 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_MAX_ANSWER_BYTES",
+    "MAX_INT_DIGITS",
+    "MAX_JSON_DEPTH",
+    "SCHEMA_VERSION",
+    "SUPPORTED_SCHEMA_VERSIONS",
     "Action",
     "ActionContext",
     "ActionInterrupt",
@@ -88,6 +103,7 @@ __all__ = [
     "Agent",
     "AgentRun",
     "AgentRunResult",
+    "AnswerTooLargeError",
     "AssistantMessage",
     "CompletedEvent",
     "DemoModel",
@@ -101,7 +117,10 @@ __all__ = [
     "InterruptedEvent",
     "InvalidRejectionError",
     "InvalidResolutionError",
+    "InvalidResponseSchemaError",
+    "InvalidTranscriptError",
     "MessageEvent",
+    "MissingDependencyError",
     "Model",
     "ModelAuthenticationError",
     "ModelBadRequestError",
@@ -144,7 +163,10 @@ __all__ = [
     "ToolCallFinishedEvent",
     "ToolCallRequest",
     "ToolCallStartedEvent",
+    "TranscriptProblem",
     "UnknownInterruptError",
+    "UnsupportedSchemaVersionError",
+    "UsageError",
     "UserMessage",
     "__version__",
     "action",
