@@ -211,6 +211,6 @@ async def test_the_default_size_limit_applies_to_resume_batches_too() -> None:
         "status": "resolved",
         "payload": "x" * DEFAULT_MAX_ANSWER_BYTES,
     }
-    with pytest.raises(ResumeBatchError, match="too large"):
+    with pytest.raises(ResumeBatchError, match="bytes of JSON"):
         await run.continue_with([entry])
     assert run.pending
