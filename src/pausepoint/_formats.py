@@ -42,8 +42,43 @@ _URL = re.compile(
     re.IGNORECASE,
 )
 _WEB_HOST = re.compile(rf"{_WEB_LABEL}(?:\.{_WEB_LABEL})*\.[a-z\u00a1-\uffff]{{2,}}", re.IGNORECASE)
+_VISIBLE_ASCII = re.compile(r"[\x21-\x7e]*")
+_HOSTNAME = re.compile(rf"(?=.{{1,253}}\.?$){_LABEL}(?:\.{_LABEL})*\.?", re.ASCII)
+_TEMPLATE_LITERAL = r"[^\x00-\x20\x7f\"'<>%\\^`{|}]|%[0-9A-Fa-f]{2}"
+_TEMPLATE_VARIABLE = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?::[1-9][0-9]{0,3}|\*)?"
+_URI_TEMPLATE = re.compile(
+    rf"(?:{_TEMPLATE_LITERAL}|\{{[+#./;?&=,!@|]?{_TEMPLATE_VARIABLE}(?:,{_TEMPLATE_VARIABLE})*\}})*"
+)
+_UUID = re.compile(r"(?:urn:uuid:)?[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}")
 _INT32 = (-(2**31), 2**31 - 1)
 _INT64 = (-(2**63), 2**63 - 1)
+
+
+def _visible_ascii_only(name: str) -> None:
+    """Wrap jsonschema's checker: the browser refuses URIs with spaces, control characters
+    or non-ASCII text (and a trailing newline slips through a ``$``-anchored pattern)."""
+    inner, raises = FORMAT_CHECKER.checkers[name]
+
+    def check(value: object) -> bool:
+        if isinstance(value, str) and _VISIBLE_ASCII.fullmatch(value) is None:
+            return False
+        return bool(inner(value))
+
+    FORMAT_CHECKER.checkers[name] = (check, raises)
+
+
+_visible_ascii_only("uri")
+_visible_ascii_only("uri-reference")
+
+
+@FORMAT_CHECKER.checks("hostname")
+def _hostname(value: object) -> bool:
+    return not isinstance(value, str) or _HOSTNAME.fullmatch(value) is not None
+
+
+@FORMAT_CHECKER.checks("uri-template")
+def _uri_template(value: object) -> bool:
+    return not isinstance(value, str) or _URI_TEMPLATE.fullmatch(value) is not None
 
 
 @FORMAT_CHECKER.checks("email")
@@ -114,12 +149,17 @@ def _time(value: object) -> bool:
 def _date_time(value: object) -> bool:
     if not isinstance(value, str):
         return True
-    parts = re.split(r"[tT]", value, maxsplit=1)
+    parts = re.split(r"[tT ]", value, maxsplit=1)
     return (
         len(parts) == 2
         and _date_ok(parts[0])
         and _time_ok(_TIME.fullmatch(parts[1]), zone_required=True)
     )
+
+
+@FORMAT_CHECKER.checks("uuid")
+def _uuid(value: object) -> bool:
+    return not isinstance(value, str) or _UUID.fullmatch(value) is not None
 
 
 @FORMAT_CHECKER.checks("json-pointer-uri-fragment")
