@@ -70,28 +70,30 @@ def checked_response(response: ModelResponse) -> ModelResponse:
     saved and loaded back (a lone surrogate in the text, arguments nested too deeply...).
 
     A refused response fails the run's turn; the transcript is unchanged, and calling
-    `run()` again asks the model again.
+    `run()` again asks the model again. This is on every turn's path: an ordinary
+    response is returned as it is, without copies.
     """
     if not isinstance(response, ModelResponse):
         raise NotJSONError(
             "The model's response", "$", f"a {type(response).__name__}, not a ModelResponse"
         )
-    calls: list[ToolCallRequest] = []
-    for index, call in enumerate(response.tool_calls):
-        where = f"The model's tool call {index}"
+    check_text(response.text, "The model's text")
+    calls = response.tool_calls
+    for index, call in enumerate(calls):
         if not isinstance(call, ToolCallRequest):
-            raise NotJSONError(where, "$", f"a {type(call).__name__}, not a ToolCallRequest")
-        arguments = to_json_value(call.input, f"{where} ({call.name!r}) arguments")
+            raise NotJSONError("The model's tool calls", f"$[{index}]", f"a {type(call).__name__}")
+        check_text(call.id, "The model's tool call id")
+        check_text(call.name, "The model's tool call name")
+        arguments = to_json_value(call.input, f"The arguments of the model's call {call.name!r}")
         if not isinstance(arguments, dict):
-            raise NotJSONError(where, "$.input", "not an object")
-        calls.append(
-            ToolCallRequest.model_construct(
-                id=check_text(call.id, f"{where} id"),
-                name=check_text(call.name, f"{where} name"),
-                input=arguments,
-            )
-        )
-    return ModelResponse(text=check_text(response.text, "The model's text"), tool_calls=calls)
+            raise NotJSONError("The model's tool call", "$.input", "not an object")
+        if arguments != call.input:  # e.g. tuples in a call built without validation
+            if calls is response.tool_calls:
+                calls = list(calls)
+            calls[index] = call.model_copy(update={"input": arguments})
+    if calls is response.tool_calls:
+        return response
+    return ModelResponse(text=response.text, tool_calls=calls)
 
 
 @dataclass(frozen=True, slots=True)
