@@ -40,6 +40,15 @@ class PausepointError(Exception):
     """Base class of every error pausepoint raises."""
 
 
+class UsageError(PausepointError, TypeError, ValueError):
+    """pausepoint was called in a way it does not support: an argument of the wrong type
+    or value, or a call made where it cannot work. Fix the call; nothing was changed.
+
+    It is also a `TypeError` and a `ValueError`, so code written against the built-in
+    errors keeps catching it.
+    """
+
+
 class NotJSONError(PausepointError, TypeError):
     """A value that must travel as JSON (interrupt data, checkpoints, answers) is not JSON.
 
@@ -89,7 +98,7 @@ class InterruptWireError(PausepointError, ValueError):
     """A wire object (interrupt descriptor, resume entry) lacks a field it must have."""
 
 
-class InvalidRejectionError(PausepointError, TypeError):
+class InvalidRejectionError(UsageError):
     """`reject()` was given something that is not a rejection."""
 
 
@@ -157,15 +166,6 @@ class ResumeBatchError(PausepointError, ValueError):
     @property
     def codes(self) -> list[str]:
         return [e.code for e in self.errors]
-
-
-class UsageError(PausepointError, TypeError, ValueError):
-    """pausepoint was called in a way it does not support: an argument of the wrong type
-    or value, or a call made where it cannot work. Fix the call; nothing was changed.
-
-    It is also a `TypeError` and a `ValueError`, so code written against the built-in
-    errors keeps catching it.
-    """
 
 
 class MissingDependencyError(PausepointError, ImportError):

@@ -214,3 +214,25 @@ async def test_the_default_size_limit_applies_to_resume_batches_too() -> None:
     with pytest.raises(ResumeBatchError, match="bytes of JSON"):
         await run.continue_with([entry])
     assert run.pending
+
+
+def test_a_schema_number_too_large_for_a_double_is_refused_at_the_raise() -> None:
+    with pytest.raises(InvalidResponseSchemaError, match="double") as caught:
+        ActionInterrupt("x", response_schema={"type": "integer", "maximum": 10**400})
+    assert caught.value.path == "$['maximum']"
+
+
+async def test_answer_checking_never_fetches_a_ref_even_from_an_unchecked_entry(
+    requests_seen: tuple[str, list[str]],
+) -> None:
+    from pausepoint import InterruptEntry
+
+    url, seen = requests_seen
+    run = agent_asking({"type": "string"}).new_run("go")
+    await run.run()
+    record = next(run.prompt.tool_calls())
+    # Written around every check, as a buggy extension might.
+    record.interrupts[-1] = InterruptEntry(message="x", response_schema={"$ref": url})
+    with pytest.raises(InvalidResolutionError, match="reject it instead"):
+        await run.resume("anything")
+    assert seen == []

@@ -77,14 +77,18 @@ def checked_response(response: ModelResponse) -> ModelResponse:
         raise NotJSONError(
             "The model's response", "$", f"a {type(response).__name__}, not a ModelResponse"
         )
-    check_text(response.text, "The model's text")
+    # Plain ASCII text is always fine: the common case costs two attribute reads.
+    if not (type(response.text) is str and response.text.isascii()):
+        check_text(response.text, "The model's text")
     calls = response.tool_calls
     for index, call in enumerate(calls):
         if not isinstance(call, ToolCallRequest):
             raise NotJSONError("The model's tool calls", f"$[{index}]", f"a {type(call).__name__}")
-        check_text(call.id, "The model's tool call id")
-        check_text(call.name, "The model's tool call name")
-        arguments = to_json_value(call.input, f"The arguments of the model's call {call.name!r}")
+        if not (type(call.id) is str and call.id.isascii()):
+            check_text(call.id, "The model's tool call id")
+        if not (type(call.name) is str and call.name.isascii()):
+            check_text(call.name, "The model's tool call name")
+        arguments = to_json_value(call.input, "The arguments of the model's tool call")
         if not isinstance(arguments, dict):
             raise NotJSONError("The model's tool call", "$.input", "not an object")
         if arguments != call.input:  # e.g. tuples in a call built without validation
