@@ -6,13 +6,19 @@
 from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
+from ._json import MAX_INT_DIGITS, MAX_JSON_DEPTH
+from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS
 from .actions import Action, ActionContext, ActionInterrupt, Rejection, Resumption, action
 from .errors import (
+    AnswerTooLargeError,
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
     InterruptWireError,
     InvalidRejectionError,
     InvalidResolutionError,
+    InvalidResponseSchemaError,
+    InvalidTranscriptError,
+    MissingDependencyError,
     NoPendingInterruptError,
     NotJSONError,
     PausepointError,
@@ -22,8 +28,12 @@ from .errors import (
     RunBusyError,
     RunStateError,
     RunSuspendedError,
+    TranscriptProblem,
     UnknownInterruptError,
+    UnsupportedSchemaVersionError,
+    UsageError,
 )
+from .interrupts._answers import DEFAULT_MAX_ANSWER_BYTES
 from .models import (
     ActionSpec,
     DemoModel,
@@ -85,6 +95,11 @@ except _metadata.PackageNotFoundError:  # imported from a source tree that was n
     __version__ = "0+unknown"
 
 __all__ = [
+    "DEFAULT_MAX_ANSWER_BYTES",
+    "MAX_INT_DIGITS",
+    "MAX_JSON_DEPTH",
+    "SCHEMA_VERSION",
+    "SUPPORTED_SCHEMA_VERSIONS",
     "Action",
     "ActionContext",
     "ActionInterrupt",
@@ -92,6 +107,7 @@ __all__ = [
     "Agent",
     "AgentRun",
     "AgentRunResult",
+    "AnswerTooLargeError",
     "AssistantMessage",
     "CompletedEvent",
     "DemoModel",
@@ -105,7 +121,10 @@ __all__ = [
     "InterruptedEvent",
     "InvalidRejectionError",
     "InvalidResolutionError",
+    "InvalidResponseSchemaError",
+    "InvalidTranscriptError",
     "MessageEvent",
+    "MissingDependencyError",
     "Model",
     "ModelAuthenticationError",
     "ModelBadRequestError",
@@ -148,7 +167,10 @@ __all__ = [
     "ToolCallFinishedEvent",
     "ToolCallRequest",
     "ToolCallStartedEvent",
+    "TranscriptProblem",
     "UnknownInterruptError",
+    "UnsupportedSchemaVersionError",
+    "UsageError",
     "UserMessage",
     "__version__",
     "action",

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar, overload
 
-from jsonschema import Draft202012Validator, SchemaError
-from jsonschema.validators import validator_for
 from pydantic import BaseModel, ConfigDict, JsonValue, create_model
 
-from ._json import to_json_value
+from ._json import check_text, to_json_value
+from ._response_schema import check_response_schema
+from .errors import UsageError
 from .transcript import InterruptEntry, utc_now
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -94,7 +94,9 @@ class ActionInterrupt(Exception):
     `data` tells the person what is needed; `state` is the action's private checkpoint,
     handed back as `ctx.resumption.state`. Both must be JSON-compatible and are checked
     here, at the raise. `response_schema` (a pydantic model class or a JSON Schema dict)
-    describes the answer expected; `expires_at` (a datetime or a timedelta from now) stops
+    describes the answer expected; it is checked here too (valid, references only within
+    itself, patterns RE2 can run), so a schema no answer could satisfy fails the call
+    instead of the person's answer; `expires_at` (a datetime or a timedelta from now) stops
     answers after a deadline.
     """
 
@@ -108,33 +110,37 @@ class ActionInterrupt(Exception):
         expires_at: datetime | timedelta | None = None,
     ) -> None:
         super().__init__(message)
-        self.message = message
+        self.message = check_text(message, "The ActionInterrupt message")
         self.data: JsonValue = to_json_value(data, "ActionInterrupt data")
         self.state: JsonValue = to_json_value(state, "ActionInterrupt state (the checkpoint)")
         self.response_model: type[BaseModel] | None = None
         self.response_schema: dict[str, JsonValue] | None = None
         if isinstance(response_schema, type) and issubclass(response_schema, BaseModel):
             self.response_model = response_schema
-            self.response_schema = response_schema.model_json_schema()
+            schema = to_json_value(
+                response_schema.model_json_schema(), "ActionInterrupt response_schema"
+            )
         elif response_schema is not None:
             schema = to_json_value(response_schema, "ActionInterrupt response_schema")
+        else:
+            schema = None
+        if response_schema is not None:
             if not isinstance(schema, dict):
-                raise TypeError(
+                raise UsageError(
                     "response_schema must be a pydantic model class or a JSON Schema dict, "
                     f"not {type(response_schema).__name__}."
                 )
-            try:
-                validator_for(schema, default=Draft202012Validator).check_schema(schema)
-            except SchemaError as exc:
-                raise ValueError(
-                    f"response_schema is not a valid JSON Schema: {exc.message} (at "
-                    f"{'/'.join(map(str, exc.path)) or 'the root'}). Fix the schema."
-                ) from None
+            check_response_schema(schema)
             self.response_schema = schema
         if isinstance(expires_at, timedelta):
             expires_at = utc_now() + expires_at
-        if expires_at is not None and expires_at.tzinfo is None:
-            raise ValueError("expires_at must be timezone-aware, e.g. datetime.now(UTC) + ...")
+        if expires_at is not None and (
+            not isinstance(expires_at, datetime) or expires_at.utcoffset() is None
+        ):
+            raise UsageError(
+                "expires_at must be a timezone-aware datetime or a timedelta, e.g. "
+                f"datetime.now(UTC) + timedelta(hours=1); got {expires_at!r}."
+            )
         self.expires_at = expires_at
 
 
@@ -158,10 +164,12 @@ class Action:
     def describe_approval(self, input: BaseModel) -> str:
         """The question a tool-approval interrupt asks about this call."""
         if callable(self.approval_message):
-            return self.approval_message(input)
-        if self.approval_message is not None:
-            return self.approval_message.format(**input.model_dump())
-        return f"Approve running {self.name}?"
+            text = self.approval_message(input)
+        elif self.approval_message is not None:
+            text = self.approval_message.format(**input.model_dump())
+        else:
+            text = f"Approve running {self.name}?"
+        return check_text(text, f"The approval message of {self.name}")
 
     def validate_input(self, args: Any) -> BaseModel:
         """Validate raw arguments; raises `pydantic.ValidationError` when they do not fit."""
@@ -246,7 +254,7 @@ def _build_action(
     try:
         hints = inspect.get_annotations(fn, eval_str=True, locals=scope)
     except NameError as exc:
-        raise TypeError(
+        raise UsageError(
             f"Action {fn.__name__!r}: a type hint names something not defined yet ({exc}). "
             "Define the input model before the action."
         ) from None
@@ -260,7 +268,7 @@ def _build_action(
     only_hint = hints.get(only.name) if only is not None else None
     if only is not None and isinstance(only_hint, type) and issubclass(only_hint, BaseModel):
         if only.name != "input":
-            raise TypeError(
+            raise UsageError(
                 f"Action {action_name!r}: name its model parameter 'input' "
                 f"(found {only.name!r}), so it can be passed by keyword."
             )
@@ -269,7 +277,7 @@ def _build_action(
         fields: dict[str, Any] = {}
         for p in inputs:
             if p.name not in hints:
-                raise TypeError(
+                raise UsageError(
                     f"Action {action_name!r}: parameter {p.name!r} needs a type hint; the "
                     "hints become the input schema the model sees."
                 )

@@ -11,11 +11,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "AnswerTooLargeError",
     "InterruptAlreadyResolvedError",
     "InterruptExpiredError",
     "InterruptWireError",
     "InvalidRejectionError",
     "InvalidResolutionError",
+    "InvalidResponseSchemaError",
+    "InvalidTranscriptError",
+    "MissingDependencyError",
     "NoPendingInterruptError",
     "NotJSONError",
     "PausepointError",
@@ -25,12 +29,24 @@ __all__ = [
     "RunBusyError",
     "RunStateError",
     "RunSuspendedError",
+    "TranscriptProblem",
     "UnknownInterruptError",
+    "UnsupportedSchemaVersionError",
+    "UsageError",
 ]
 
 
 class PausepointError(Exception):
     """Base class of every error pausepoint raises."""
+
+
+class UsageError(PausepointError, TypeError, ValueError):
+    """pausepoint was called in a way it does not support: an argument of the wrong type
+    or value, or a call made where it cannot work. Fix the call; nothing was changed.
+
+    It is also a `TypeError` and a `ValueError`, so code written against the built-in
+    errors keeps catching it.
+    """
 
 
 class NotJSONError(PausepointError, TypeError):
@@ -82,7 +98,7 @@ class InterruptWireError(PausepointError, ValueError):
     """A wire object (interrupt descriptor, resume entry) lacks a field it must have."""
 
 
-class InvalidRejectionError(PausepointError, TypeError):
+class InvalidRejectionError(UsageError):
     """`reject()` was given something that is not a rejection."""
 
 
@@ -150,3 +166,97 @@ class ResumeBatchError(PausepointError, ValueError):
     @property
     def codes(self) -> list[str]:
         return [e.code for e in self.errors]
+
+
+class MissingDependencyError(PausepointError, ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""
+
+
+class InvalidResponseSchemaError(UsageError):
+    """An `ActionInterrupt`'s response schema cannot be used: it is not a valid JSON Schema,
+    a `$ref` points outside the schema or nowhere, or a `pattern` is not supported.
+
+    Raised at the `ActionInterrupt(...)`, so the call fails before anything is recorded.
+    `path` points into the schema, e.g. ``$.properties.email``.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"The response schema cannot be used: at {path}, {reason}")
+
+
+class AnswerTooLargeError(InvalidResolutionError):
+    """An answer is larger than the agent accepts (`Agent(max_answer_bytes=...)`)."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        self.size = size
+        self.limit = limit
+        super().__init__(
+            [
+                ResolutionProblem(
+                    "$",
+                    f"the answer is {size} bytes of JSON, more than the {limit} bytes this "
+                    "agent accepts; send a smaller answer or raise Agent(max_answer_bytes=...)",
+                    "invalid-payload",
+                )
+            ],
+            summary="The answer is too large",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptProblem:
+    """One reason a transcript was refused: where (e.g. ``items[3].interrupts[0].id``),
+    what is wrong, and the name of the rule that found it."""
+
+    path: str
+    message: str
+    rule: str
+
+
+class InvalidTranscriptError(PausepointError):
+    """A Prompt (usually a saved one being loaded) is inconsistent or malformed.
+
+    `problems` lists each finding with its path. Nothing was loaded; fix or restore the
+    file. Not a `ValueError` on purpose: pydantic passes it through unchanged.
+    """
+
+    def __init__(self, problems: Sequence[TranscriptProblem], *, summary: str = "") -> None:
+        self.problems = tuple(problems)
+        lines = [f"  {p.path}: {p.message}" for p in self.problems[:20]]
+        if len(self.problems) > 20:
+            lines.append(f"  ... and {len(self.problems) - 20} more")
+        head = summary or "The transcript cannot be used"
+        super().__init__(
+            head + ":\n" + "\n".join(lines) + "\nNothing was loaded. Fix the saved transcript "
+            "or load an earlier copy."
+        )
+
+    @property
+    def path(self) -> str:
+        """The path of the first problem."""
+        return self.problems[0].path if self.problems else "$"
+
+
+class UnsupportedSchemaVersionError(InvalidTranscriptError):
+    """A saved Prompt has a `schema_version` this version of pausepoint cannot read."""
+
+    def __init__(self, found: object, supported: Sequence[int]) -> None:
+        self.found = found
+        self.supported = tuple(supported)
+        newest = max(self.supported)
+        if isinstance(found, int) and not isinstance(found, bool) and found > newest:
+            advice = (
+                f"it was saved by a newer pausepoint (schema version {found}; this one reads "
+                f"up to {newest}). Upgrade pausepoint to load it"
+            )
+        else:
+            advice = (
+                f"schema version {found!r} is not one this pausepoint reads (supported: "
+                f"{', '.join(map(str, self.supported))}) and no migration from it exists"
+            )
+        super().__init__(
+            [TranscriptProblem("schema_version", advice, "schema-version")],
+            summary="The transcript's schema version is not supported",
+        )

@@ -7,6 +7,10 @@ suspended run can be saved and answered in another process::
     saved = run.prompt.model_dump_json()
     again = AgentRun(agent, Prompt.model_validate_json(saved))
 
+Loading checks the file: a Prompt from a newer pausepoint, or one that is inconsistent
+(see `pausepoint._consistency`), is refused with `InvalidTranscriptError` naming the
+place, and an older one is upgraded first (see `pausepoint._versions`).
+
 Nothing here does I/O or knows about models, actions or widgets.
 """
 
@@ -15,12 +19,25 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal, overload
+from typing import Annotated, Any, Literal, Self, overload
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from ._json import check_text, printable
+from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS, migrate
+from .errors import InvalidTranscriptError, TranscriptProblem
 
 __all__ = [
     "SCHEMA_VERSION",
+    "SUPPORTED_SCHEMA_VERSIONS",
     "AssistantMessage",
     "ErrorInfo",
     "InterruptEntry",
@@ -38,8 +55,6 @@ __all__ = [
     "new_id",
     "utc_now",
 ]
-
-SCHEMA_VERSION = 1
 
 ToolCallStatus = Literal["pending", "running", "interrupted", "succeeded", "failed", "rejected"]
 InterruptKind = Literal["generic", "tool-approval"]
@@ -63,6 +78,12 @@ class ErrorInfo(_Model):
 
     name: str
     message: str
+
+    @field_validator("name", "message")
+    @classmethod
+    def _printable(cls, text: str) -> str:
+        # Often an exception's text, which must be recorded whatever it holds.
+        return printable(text)
 
 
 class ResumeResolution(_Model):
@@ -182,7 +203,40 @@ class Prompt(_Model):
     @classmethod
     def from_user(cls, text: str, *, instructions: str | None = None, **ids: Any) -> Prompt:
         """A new transcript that starts with one user message."""
+        text = check_text(text, "The message")
+        if instructions is not None:
+            instructions = check_text(instructions, "The instructions")
         return cls(instructions=instructions, items=[UserMessage(text=text)], **ids)
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
+        """Load a saved transcript. Raises `InvalidTranscriptError` (naming the place) for
+        a file that is malformed, inconsistent, or from a newer pausepoint."""
+        try:
+            return super().model_validate_json(json_data, **options)
+        except ValidationError as exc:
+            raise _refused(exc) from exc
+
+    @classmethod
+    def model_validate(cls, obj: Any, **options: Any) -> Self:
+        """Load a transcript from a dict, with the checks of `model_validate_json`."""
+        try:
+            return super().model_validate(obj, **options)
+        except ValidationError as exc:
+            raise _refused(exc) from exc
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data: Any) -> Any:
+        return migrate(data)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        # Runs when a Prompt is built or loaded, not when the loop appends to `items`.
+        from ._consistency import check_prompt
+
+        check_prompt(self)
+        return self
 
     def current_turn(self) -> tuple[AssistantMessage | None, list[ToolCall]]:
         """The latest assistant message and the tool call records that follow it.
@@ -231,6 +285,21 @@ class Prompt(_Model):
         if isinstance(last, AssistantMessage) and not last.tool_calls:
             return last.text
         return None
+
+
+def _refused(exc: ValidationError) -> InvalidTranscriptError:
+    problems = [
+        TranscriptProblem(
+            "".join(
+                f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"]
+            ).lstrip(".")
+            or "(root)",
+            error["msg"],
+            "structure",
+        )
+        for error in exc.errors()
+    ]
+    return InvalidTranscriptError(problems, summary="The transcript is malformed")
 
 
 class TranscriptView(Sequence[Item]):

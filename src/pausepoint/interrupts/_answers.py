@@ -8,12 +8,30 @@ from typing import Any
 
 import jsonschema
 from pydantic import BaseModel, JsonValue, ValidationError
+from referencing.exceptions import Unresolvable
 
+from pausepoint._json import check_text, json_size, to_json_value
+from pausepoint._response_schema import answer_validator
 from pausepoint.actions import Action, Rejection
-from pausepoint.errors import InvalidRejectionError, InvalidResolutionError, ResolutionProblem
+from pausepoint.errors import (
+    AnswerTooLargeError,
+    InvalidRejectionError,
+    InvalidResolutionError,
+    ResolutionProblem,
+)
 from pausepoint.transcript import ErrorInfo, InterruptEntry
 
-__all__ = ["ApprovalAnswer", "as_error_info", "check_answer", "parse_approval"]
+__all__ = [
+    "DEFAULT_MAX_ANSWER_BYTES",
+    "ApprovalAnswer",
+    "accept_answer",
+    "as_error_info",
+    "check_answer",
+    "parse_approval",
+]
+
+DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024
+"""The largest answer accepted by default: 1 MiB of compact UTF-8 JSON."""
 
 _APPROVAL_KEYS = frozenset({"approved", "editedArgs", "payload"})
 
@@ -48,6 +66,29 @@ def parse_approval(data: JsonValue) -> ApprovalAnswer:
         if not isinstance(edited, dict):
             raise _invalid("$.editedArgs", "must be an object", "invalid-edited-args")
     return ApprovalAnswer(approved=approved, edited_args=edited, payload=data.get("payload"))
+
+
+def accept_answer(
+    entry: InterruptEntry,
+    data: Any,
+    *,
+    action: Action | None,
+    response_model: type[BaseModel] | None = None,
+    max_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+    what: str = "The resume data",
+) -> JsonValue:
+    """The answer as it will be recorded, once it passes every check; raises otherwise.
+
+    `NotJSONError` when it is not JSON (see `pausepoint._json`), `AnswerTooLargeError`
+    beyond `max_bytes` of compact JSON, `InvalidResolutionError` when it does not answer
+    `entry`. Nothing is recorded here.
+    """
+    value = to_json_value(data, what)
+    size = json_size(value)
+    if size > max_bytes:
+        raise AnswerTooLargeError(size, max_bytes)
+    check_answer(entry, value, action=action, response_model=response_model)
+    return value
 
 
 def check_answer(
@@ -88,13 +129,16 @@ def check_answer(
                     for err in exc.errors()
                 ]
             ) from None
-        return
     if entry.response_schema is not None:
-        validator_class = jsonschema.validators.validator_for(
-            entry.response_schema, default=jsonschema.Draft202012Validator
-        )
-        validator = validator_class(entry.response_schema)
-        problems = [p for error in validator.iter_errors(data) for p in _problems(error)]
+        # Also for a pydantic model: the formats the browser checks are in its JSON Schema.
+        validator = answer_validator(entry.response_schema)
+        try:
+            problems = [p for error in validator.iter_errors(data) for p in _problems(error)]
+        except Unresolvable as exc:
+            raise InvalidResolutionError(
+                [ResolutionProblem("$", f"the response schema cannot be resolved ({exc})")],
+                summary="This interrupt's response schema is broken; reject it instead",
+            ) from None
         if problems:
             raise InvalidResolutionError(sorted(problems, key=lambda p: p.path))
 
@@ -129,10 +173,16 @@ def as_error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) ->
     if error is None:
         return ErrorInfo(name="Rejected", message="The user declined.")
     if isinstance(error, str):
-        return ErrorInfo(name="Rejected", message=error)
+        return ErrorInfo(name="Rejected", message=check_text(error, "The rejection message"))
     if isinstance(error, Rejection | ErrorInfo):
-        return ErrorInfo(name=error.name, message=error.message)
+        return ErrorInfo(
+            name=check_text(error.name, "The rejection name"),
+            message=check_text(error.message, "The rejection message"),
+        )
     if isinstance(error, dict):
+        for key in ("name", "message"):
+            if isinstance(error.get(key), str):
+                check_text(error[key], f"The rejection {key}")
         try:
             return ErrorInfo.model_validate({"name": "Rejected", **error})
         except ValidationError as exc:

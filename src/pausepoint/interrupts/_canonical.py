@@ -17,7 +17,7 @@ import re
 
 import rfc8785
 
-from pausepoint.errors import NotJSONError
+from pausepoint.errors import NotJSONError, UsageError
 
 __all__ = ["canonical_json", "digest"]
 
@@ -53,7 +53,7 @@ def digest(text: str) -> str:
     'sha256:eb045d78d273107348b0300c01d29b7552d622abbc6faf81b3ec55359aa9950c'
     """
     if not isinstance(text, str):
-        raise TypeError(
+        raise UsageError(
             f"digest() takes text, got {type(text).__name__}; "
             "pass canonical_json(value) to hash a value."
         )

@@ -25,6 +25,7 @@ from ._protocol import (
     StreamingModel,
     TextDelta,
     ToolCallDelta,
+    checked_response,
 )
 from .demo import DemoModel
 from .scripted import ScriptedModel, ScriptExhaustedError, Turn, call
@@ -55,6 +56,7 @@ __all__ = [
     "ToolCallDelta",
     "Turn",
     "call",
+    "checked_response",
 ]
 
 

@@ -22,6 +22,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from .._json import check_text, to_json_value
+from ..errors import NotJSONError
 from ..transcript import Item, ToolCallRequest
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "StreamingModel",
     "TextDelta",
     "ToolCallDelta",
+    "checked_response",
 ]
 
 
@@ -60,6 +63,41 @@ class ModelResponse:
 
     text: str = ""
     tool_calls: list[ToolCallRequest] = field(default_factory=list)
+
+
+def checked_response(response: ModelResponse) -> ModelResponse:
+    """`response` as it will be recorded, or `NotJSONError` when part of it could not be
+    saved and loaded back (a lone surrogate in the text, arguments nested too deeply...).
+
+    A refused response fails the run's turn; the transcript is unchanged, and calling
+    `run()` again asks the model again. This is on every turn's path: an ordinary
+    response is returned as it is, without copies.
+    """
+    if not isinstance(response, ModelResponse):
+        raise NotJSONError(
+            "The model's response", "$", f"a {type(response).__name__}, not a ModelResponse"
+        )
+    # Plain ASCII text is always fine: the common case costs two attribute reads.
+    if not (type(response.text) is str and response.text.isascii()):
+        check_text(response.text, "The model's text")
+    calls = response.tool_calls
+    for index, call in enumerate(calls):
+        if not isinstance(call, ToolCallRequest):
+            raise NotJSONError("The model's tool calls", f"$[{index}]", f"a {type(call).__name__}")
+        if not (type(call.id) is str and call.id.isascii()):
+            check_text(call.id, "The model's tool call id")
+        if not (type(call.name) is str and call.name.isascii()):
+            check_text(call.name, "The model's tool call name")
+        arguments = to_json_value(call.input, "The arguments of the model's tool call")
+        if not isinstance(arguments, dict):
+            raise NotJSONError("The model's tool call", "$.input", "not an object")
+        if arguments != call.input:  # e.g. tuples in a call built without validation
+            if calls is response.tool_calls:
+                calls = list(calls)
+            calls[index] = call.model_copy(update={"input": arguments})
+    if calls is response.tool_calls:
+        return response
+    return ModelResponse(text=response.text, tool_calls=calls)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from ..errors import MissingDependencyError, UsageError
 from ..transcript import AssistantMessage, ToolCall, ToolCallRequest, UserMessage, new_id
 from ._errors import (
     ModelAuthenticationError,
@@ -42,7 +43,7 @@ from ._protocol import ModelRequest, ModelResponse, StreamEvent, TextDelta, Tool
 try:
     import openai
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError(
+    raise MissingDependencyError(
         "OpenAIChatModel needs the openai package: pip install 'pausepoint[openai]'."
     ) from exc
 
@@ -112,7 +113,7 @@ class OpenAIChatModel:
         self.extra_body = dict(extra_body or {})
         if client is not None:
             if base_url is not None or api_key is not None:
-                raise TypeError("Pass either client=... or base_url/api_key, not both.")
+                raise UsageError("Pass either client=... or base_url/api_key, not both.")
             # Retries happen here (with our backoff and error messages), not in the client.
             self.client = client.with_options(max_retries=0)
         else:

@@ -7,7 +7,7 @@ import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, TypeAlias
 
-from ..errors import PausepointError
+from ..errors import PausepointError, UsageError
 from ..transcript import AssistantMessage, ToolCallRequest, new_id
 from ._protocol import ModelRequest, ModelResponse, StreamEvent, TextDelta, ToolCallDelta
 
@@ -84,7 +84,7 @@ def _as_response(turn: Turn) -> ModelResponse:
         return ModelResponse(tool_calls=[turn])
     calls = list(turn)
     if not all(isinstance(c, ToolCallRequest) for c in calls):
-        raise TypeError(
+        raise UsageError(
             "A scripted turn is text, call(...), a list of call(...) or a ModelResponse; "
             f"got {turn!r}."
         )

@@ -6,7 +6,10 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from .._json import check_text
 from ..actions import Action
+from ..errors import UsageError
+from ..interrupts._answers import DEFAULT_MAX_ANSWER_BYTES
 from ..models import ActionSpec, Model
 from ..transcript import Prompt
 
@@ -20,7 +23,9 @@ class Agent:
     """What a run runs: a model, the actions it may call, and instructions.
 
     An agent holds no run state, so one agent can drive many runs, and a run saved in
-    one process can be continued by a new `Agent` built the same way in another::
+    one process can be continued by a new `Agent` built the same way in another.
+    `max_answer_bytes` bounds the size of an answer (its compact UTF-8 JSON; 1 MiB by
+    default); a larger one is refused with `AnswerTooLargeError` and nothing is recorded::
 
         agent = Agent(model=ScriptedModel([...]), actions=[delete_record], instructions="...")
         run = agent.new_run("Delete record 7")
@@ -33,20 +38,28 @@ class Agent:
         model: Model,
         actions: Iterable[Action] = (),
         instructions: str | None = None,
+        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
     ) -> None:
         by_name: dict[str, Action] = {}
         for item in actions:
             if not isinstance(item, Action):
-                raise TypeError(
+                raise UsageError(
                     f"{item!r} is not an action; decorate the function with @action first."
                 )
             if item.name in by_name:
-                raise ValueError(
+                raise UsageError(
                     f"Two actions are named {item.name!r}; give one @action(name=...)."
                 )
             by_name[item.name] = item
         self.model = model
-        self.instructions = instructions
+        self.instructions = (
+            None if instructions is None else check_text(instructions, "The instructions")
+        )
+        if isinstance(max_answer_bytes, bool) or not isinstance(max_answer_bytes, int):
+            raise UsageError(f"max_answer_bytes is a number of bytes, not {max_answer_bytes!r}.")
+        if max_answer_bytes < 1:
+            raise UsageError(f"max_answer_bytes must be positive, not {max_answer_bytes}.")
+        self.max_answer_bytes = max_answer_bytes
         self.actions: Mapping[str, Action] = MappingProxyType(by_name)
         self.action_specs: tuple[ActionSpec, ...] = tuple(
             ActionSpec(a.name, a.description, a.input_schema()) for a in by_name.values()

@@ -14,11 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .._json import to_json_value
 from ..actions import Action
-from ..errors import InvalidResolutionError, NotJSONError, ResumeItemError
+from ..errors import InvalidResolutionError, NotJSONError, ResumeItemError, UsageError
 from ..interrupts import BINDING_METADATA_KEY, read_binding, to_agui
-from ..interrupts._answers import check_answer
+from ..interrupts._answers import DEFAULT_MAX_ANSWER_BYTES, accept_answer
 from ..transcript import (
     ErrorInfo,
     InterruptEntry,
@@ -43,7 +42,7 @@ def wire_entries(entries: Iterable[Mapping[str, Any] | BaseModel]) -> list[dict[
         elif isinstance(entry, Mapping):
             out.append(dict(entry))
         else:
-            raise TypeError(
+            raise UsageError(
                 "Resume entries are dicts like {'interruptId': ..., 'status': 'resolved', "
                 f"'payload': ...}}, or ag_ui.core.ResumeEntry objects, not {type(entry).__name__}."
             )
@@ -82,6 +81,7 @@ def check_batch(
     actions: Mapping[str, Action],
     response_model: Callable[[str], type[BaseModel] | None],
     now: datetime,
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
 ) -> list[ResumeItemError]:
     """Every reason to refuse the batch, per entry, plus a batch-level incomplete-batch."""
     errors: list[ResumeItemError] = []
@@ -104,7 +104,9 @@ def check_batch(
                 )
             )
             continue
-        errors.extend(_check_item(prompt, item, interrupt_id, actions, response_model, now))
+        errors.extend(
+            _check_item(prompt, item, interrupt_id, actions, response_model, now, max_answer_bytes)
+        )
     errors.extend(
         ResumeItemError(
             "incomplete-batch",
@@ -134,6 +136,7 @@ def _check_item(
     actions: Mapping[str, Action],
     response_model: Callable[[str], type[BaseModel] | None],
     now: datetime,
+    max_answer_bytes: int,
 ) -> list[ResumeItemError]:
     def refuse(code: Any, message: str, path: str | None = None) -> list[ResumeItemError]:
         return [ResumeItemError(code, message, interrupt_id, path)]
@@ -160,8 +163,14 @@ def _check_item(
     if status == "cancelled":
         return []
     try:
-        payload = to_json_value(item.get("payload"), "The payload")
-        check_answer(entry, payload, action=action, response_model=response_model(entry.id))
+        accept_answer(
+            entry,
+            item.get("payload"),
+            action=action,
+            response_model=response_model(entry.id),
+            max_bytes=max_answer_bytes,
+            what="The payload",
+        )
     except NotJSONError as exc:
         return refuse("invalid-payload", str(exc), exc.path)
     except InvalidResolutionError as exc:

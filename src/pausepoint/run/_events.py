@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
+from ..errors import UsageError
 from ..transcript import AssistantMessage, ErrorInfo, InterruptEntry, Resolution, ToolCall
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ class Events:
 
     def on(self, name: EventName, handler: EventHandler) -> Callable[[], None]:
         if name not in _NAMES:
-            raise ValueError(f"Unknown event {name!r}; choose one of {', '.join(sorted(_NAMES))}.")
+            raise UsageError(f"Unknown event {name!r}; choose one of {', '.join(sorted(_NAMES))}.")
         handlers = self._handlers.setdefault(name, [])
         handlers.append(handler)
 

@@ -9,6 +9,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from ..actions import Rejection
+from ..errors import UsageError
 from ..transcript import ErrorInfo, Prompt
 from ._result import AgentRunResult
 
@@ -82,7 +83,7 @@ class InNotebook:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            raise RuntimeError(
+            raise UsageError(
                 "start() needs a running event loop, as in a notebook cell or async code. "
                 "In a plain script use `await run.run()` or `run.run_sync()`."
             ) from None

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .._json import to_json_value
+from .._json import check_text, to_json_value
 from ..actions import Rejection
 from ..errors import (
     InterruptAlreadyResolvedError,
@@ -22,8 +22,8 @@ from ..errors import (
     RunSuspendedError,
     UnknownInterruptError,
 )
-from ..interrupts._answers import as_error_info, check_answer
-from ..models import ModelRequest, ModelResponse
+from ..interrupts._answers import accept_answer, as_error_info
+from ..models import ModelRequest, ModelResponse, checked_response
 from ..transcript import (
     AssistantMessage,
     ErrorInfo,
@@ -144,6 +144,8 @@ class AgentRun(InNotebook):
         `RunSuspendedError` while an interrupt waits for an answer, changing nothing.
         Interrupts whose `expires_at` passed are declined as expired, and the run goes on.
         """
+        if message is not None:
+            message = check_text(message, "The message")
         with self._busy_guard():
             pending = self._prompt.pending()
             now = utc_now()
@@ -176,12 +178,12 @@ class AgentRun(InNotebook):
         record, entry = self._target(interrupt)
         with self._busy_guard():
             self._check_open(entry)
-            value = to_json_value(data, "The resume data")
-            check_answer(
+            value = accept_answer(
                 entry,
-                value,
+                data,
                 action=self.agent.actions.get(record.name),
                 response_model=self._response_models.get(entry.id),
+                max_bytes=self.agent.max_answer_bytes,
             )
             resolution = ResumeResolution(data=value)
             self._record(entry, resolution)
@@ -228,6 +230,7 @@ class AgentRun(InNotebook):
                 actions=self.agent.actions,
                 response_model=self._response_models.get,
                 now=utc_now(),
+                max_answer_bytes=self.agent.max_answer_bytes,
             )
             if errors:
                 raise ResumeBatchError(errors)
@@ -395,7 +398,7 @@ class AgentRun(InNotebook):
         async def on_text(text: str) -> None:
             await self._emit(TextDeltaEvent(text))
 
-        return await ask_model(self.agent.model, request, on_text)
+        return checked_response(await ask_model(self.agent.model, request, on_text))
 
     @property
     def result(self) -> AgentRunResult | None:

@@ -1,0 +1,215 @@
+"""The rules a Prompt obeys, checked when one is built or loaded.
+
+The run keeps these by construction; a transcript edited by hand, corrupted, or written
+by other code may not, and would otherwise load and fail later or silently ignore some
+of its entries. Each rule is a small function that yields the problems it finds; add one
+to `RULES` to check something more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from typing import Any
+
+from ._json import check_text, to_json_value
+from ._response_schema import check_response_schema
+from .errors import InvalidResponseSchemaError, InvalidTranscriptError, NotJSONError
+from .errors import TranscriptProblem as Problem
+from .transcript import (
+    AssistantMessage,
+    InterruptEntry,
+    Prompt,
+    ResumeResolution,
+    ToolCall,
+    UserMessage,
+)
+
+__all__ = ["RULES", "check_prompt"]
+
+Rule = Callable[[Prompt], Iterator[Problem]]
+
+
+def check_prompt(prompt: Prompt) -> None:
+    """Raise `InvalidTranscriptError` listing every problem the `RULES` find."""
+    problems = [problem for rule in RULES for problem in rule(prompt)]
+    if problems:
+        raise InvalidTranscriptError(problems)
+
+
+def values_are_json(prompt: Prompt) -> Iterator[Problem]:
+    """Every recorded value and text would be saved and loaded back unchanged."""
+    for path, value, is_text in _values(prompt):
+        try:
+            if is_text:
+                check_text(value, path)
+            else:
+                to_json_value(value, path)
+        except NotJSONError as exc:
+            where = path + exc.path[1:]
+            yield Problem(where, f"not JSON that loads back: {exc.reason}", "values-are-json")
+
+
+def interrupt_ids_are_unique(prompt: Prompt) -> Iterator[Problem]:
+    """Answers name an interrupt by id; two entries with one id make that ambiguous."""
+    seen: dict[str, str] = {}
+    for path, entry in _entries(prompt):
+        if entry.id in seen:
+            yield Problem(
+                f"{path}.id",
+                f"the interrupt id {entry.id!r} is already used at {seen[entry.id]}",
+                "interrupt-ids-are-unique",
+            )
+        else:
+            seen[entry.id] = path
+
+
+def only_the_latest_entry_waits(prompt: Prompt) -> Iterator[Problem]:
+    """A call waits on its newest entry only; an unanswered one below it would be lost."""
+    for index, record in _records(prompt):
+        for position, entry in enumerate(record.interrupts[:-1]):
+            if entry.is_pending:
+                yield Problem(
+                    f"items[{index}].interrupts[{position}]",
+                    "this entry has no answer, but a newer entry of the same call follows it",
+                    "only-the-latest-entry-waits",
+                )
+
+
+def interrupts_wait_in_the_latest_turn(prompt: Prompt) -> Iterator[Problem]:
+    """The run only moves on once a turn's interrupts are answered, so an unanswered one
+    in an earlier turn could never be answered."""
+    last_assistant = max(
+        (i for i, item in enumerate(prompt.items) if isinstance(item, AssistantMessage)),
+        default=-1,
+    )
+    for index, record in _records(prompt):
+        latest = record.latest_interrupt
+        if index < last_assistant and latest is not None and latest.is_pending:
+            yield Problem(
+                f"items[{index}].interrupts[{len(record.interrupts) - 1}]",
+                "this entry has no answer, but the run has moved on to a later turn",
+                "interrupts-wait-in-the-latest-turn",
+            )
+
+
+def tool_records_answer_requests(prompt: Prompt) -> Iterator[Problem]:
+    """Each tool record answers one tool call of the assistant message of its turn."""
+    requests: dict[str, str] = {}
+    answered: set[str] = set()
+    for index, item in enumerate(prompt.items):
+        if isinstance(item, AssistantMessage):
+            requests = {call.id: call.name for call in item.tool_calls}
+            answered = set()
+        elif isinstance(item, UserMessage):
+            requests, answered = {}, set()
+        elif isinstance(item, ToolCall):
+            where = f"items[{index}]"
+            if item.id not in requests:
+                yield Problem(
+                    f"{where}.id",
+                    f"no tool call {item.id!r} was requested by the assistant message of this turn",
+                    "tool-records-answer-requests",
+                )
+            elif requests[item.id] != item.name:
+                yield Problem(
+                    f"{where}.name",
+                    f"the request {item.id!r} called {requests[item.id]!r}, not {item.name!r}",
+                    "tool-records-answer-requests",
+                )
+            elif item.id in answered:
+                yield Problem(
+                    f"{where}.id",
+                    f"the request {item.id!r} already has a record in this turn",
+                    "tool-records-answer-requests",
+                )
+            answered.add(item.id)
+
+
+def timestamps_are_aware(prompt: Prompt) -> Iterator[Problem]:
+    """Deadlines are compared with the current time in UTC; a naive one cannot be."""
+    for path, entry in _entries(prompt):
+        stamps: list[tuple[str, datetime | None]] = [
+            ("created_at", entry.created_at),
+            ("expires_at", entry.expires_at),
+        ]
+        if entry.resolution is not None:
+            stamps.append(("resolution.at", entry.resolution.at))
+        for name, stamp in stamps:
+            if stamp is not None and stamp.utcoffset() is None:
+                yield Problem(
+                    f"{path}.{name}",
+                    "a timestamp without a timezone; write it with one, e.g. ...Z or +00:00",
+                    "timestamps-are-aware",
+                )
+
+
+def response_schemas_are_usable(prompt: Prompt) -> Iterator[Problem]:
+    """Recorded response schemas pass the checks made when the action raised."""
+    for path, entry in _entries(prompt):
+        if entry.response_schema is None:
+            continue
+        try:
+            check_response_schema(entry.response_schema)
+        except InvalidResponseSchemaError as exc:
+            yield Problem(
+                f"{path}.response_schema{exc.path[1:]}",
+                exc.reason,
+                "response-schemas-are-usable",
+            )
+
+
+RULES: list[Rule] = [
+    values_are_json,
+    interrupt_ids_are_unique,
+    only_the_latest_entry_waits,
+    interrupts_wait_in_the_latest_turn,
+    tool_records_answer_requests,
+    timestamps_are_aware,
+    response_schemas_are_usable,
+]
+"""Checked in this order; every problem of every rule is reported."""
+
+
+def _records(prompt: Prompt) -> Iterator[tuple[int, ToolCall]]:
+    for index, item in enumerate(prompt.items):
+        if isinstance(item, ToolCall):
+            yield index, item
+
+
+def _entries(prompt: Prompt) -> Iterator[tuple[str, InterruptEntry]]:
+    for index, record in _records(prompt):
+        for position, entry in enumerate(record.interrupts):
+            yield f"items[{index}].interrupts[{position}]", entry
+
+
+def _values(prompt: Prompt) -> Iterator[tuple[str, Any, bool]]:
+    """(path, value, is_text) for every recorded value and free text."""
+    for name in ("thread_id", "run_id", "instructions"):
+        value = getattr(prompt, name)
+        if value is not None:
+            yield name, value, True
+    for index, item in enumerate(prompt.items):
+        where = f"items[{index}]"
+        if isinstance(item, UserMessage | AssistantMessage):
+            yield f"{where}.text", item.text, True
+        if isinstance(item, AssistantMessage):
+            for position, call in enumerate(item.tool_calls):
+                at = f"{where}.tool_calls[{position}]"
+                yield f"{at}.id", call.id, True
+                yield f"{at}.name", call.name, True
+                yield f"{at}.input", call.input, False
+        if isinstance(item, ToolCall):
+            yield f"{where}.id", item.id, True
+            yield f"{where}.name", item.name, True
+            yield f"{where}.input", item.input, False
+            yield f"{where}.result", item.result, False
+            for position, entry in enumerate(item.interrupts):
+                at = f"{where}.interrupts[{position}]"
+                yield f"{at}.id", entry.id, True
+                yield f"{at}.message", entry.message, True
+                yield f"{at}.data", entry.data, False
+                yield f"{at}.state", entry.state, False
+                yield f"{at}.response_schema", entry.response_schema, False
+                if isinstance(entry.resolution, ResumeResolution):
+                    yield f"{at}.resolution.data", entry.resolution.data, False

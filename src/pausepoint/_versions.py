@@ -1,0 +1,68 @@
+"""Which saved transcript versions this pausepoint reads, and how older ones are upgraded.
+
+A saved Prompt carries `schema_version`. Loading one written by a newer pausepoint is
+refused (its meaning may have changed); one written by an older pausepoint is upgraded
+step by step through `MIGRATIONS` before it is read. To change the transcript format:
+bump `SCHEMA_VERSION` and register a function that turns a version ``N - 1`` dict into a
+version ``N`` dict::
+
+    def _add_attempts(data: dict[str, Any]) -> dict[str, Any]:
+        ...
+        return data
+
+    MIGRATIONS[1] = _add_attempts      # reads version 1, returns version 2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import UnsupportedSchemaVersionError
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "migrate"]
+
+SCHEMA_VERSION = 1
+"""The version this pausepoint writes."""
+
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+
+MIGRATIONS: dict[int, Migration] = {}
+"""Upgrades by the version they read: ``MIGRATIONS[n]`` turns a version-n dict into n + 1."""
+
+
+def supported_versions() -> tuple[int, ...]:
+    """Every version this pausepoint reads: the current one and those it can upgrade."""
+    found = [SCHEMA_VERSION]
+    version = SCHEMA_VERSION - 1
+    while version in MIGRATIONS:
+        found.append(version)
+        version -= 1
+    return tuple(sorted(found))
+
+
+SUPPORTED_SCHEMA_VERSIONS = supported_versions()
+"""The versions this pausepoint reads (today only the current one)."""
+
+
+def migrate(data: Any) -> Any:
+    """A saved transcript's dict, upgraded to `SCHEMA_VERSION`; anything else unchanged.
+
+    Raises `UnsupportedSchemaVersionError` (naming both versions) for a version newer than
+    this pausepoint's, and for a version that no chain of migrations reaches.
+    """
+    if not isinstance(data, dict) or "schema_version" not in data:
+        return data
+    version = data["schema_version"]
+    if version == SCHEMA_VERSION and type(version) is int:
+        return data
+    if type(version) is not int or version > SCHEMA_VERSION:
+        raise UnsupportedSchemaVersionError(version, supported_versions())
+    while version < SCHEMA_VERSION:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise UnsupportedSchemaVersionError(data["schema_version"], supported_versions())
+        data = step(dict(data))
+        version += 1
+        data["schema_version"] = version
+    return data
