@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, ActionContext, ActionInterrupt, Rejection, Resumption, action
 from .errors import (
+    ActionTimeoutError,
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
     InterruptWireError,
     InvalidRejectionError,
     InvalidResolutionError,
+    MaxTurnsExceededError,
     NoPendingInterruptError,
     NotJSONError,
     PausepointError,
@@ -48,6 +50,7 @@ from .run import (
     Agent,
     AgentRun,
     AgentRunResult,
+    CancelledEvent,
     CompletedEvent,
     FailedEvent,
     Interrupted,
@@ -65,6 +68,7 @@ from .run import (
 )
 from .transcript import (
     AssistantMessage,
+    Cancellation,
     ErrorInfo,
     InterruptEntry,
     Prompt,
@@ -85,10 +89,13 @@ __all__ = [
     "ActionContext",
     "ActionInterrupt",
     "ActionSpec",
+    "ActionTimeoutError",
     "Agent",
     "AgentRun",
     "AgentRunResult",
     "AssistantMessage",
+    "Cancellation",
+    "CancelledEvent",
     "CompletedEvent",
     "DemoModel",
     "ErrorInfo",
@@ -101,6 +108,7 @@ __all__ = [
     "InterruptedEvent",
     "InvalidRejectionError",
     "InvalidResolutionError",
+    "MaxTurnsExceededError",
     "MessageEvent",
     "Model",
     "ModelAuthenticationError",

@@ -21,7 +21,6 @@ Sync actions run in a worker thread so the notebook stays responsive.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import sys
 from collections.abc import Callable
@@ -34,6 +33,7 @@ from jsonschema.validators import validator_for
 from pydantic import BaseModel, ConfigDict, JsonValue, create_model
 
 from ._json import to_json_value
+from ._workers import run_in_thread
 from .transcript import InterruptEntry, utc_now
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -70,6 +70,9 @@ class ActionContext:
 
     `resumption` is None on a first execution and set when the run was resumed after this
     call's latest interrupt. `history` is the call's interrupt history, oldest first.
+    `attempt` counts the executions of this call: 1 the first time, 2 and up when it runs
+    again (after a resume, or after the process died while it ran). With `tool_call_id`
+    it is what an action needs to make a side effect idempotent.
     """
 
     tool_call_id: str
@@ -77,6 +80,7 @@ class ActionContext:
     run_id: str
     resumption: Resumption | None = None
     history: tuple[InterruptEntry, ...] = ()
+    attempt: int = 1
 
 
 class Rejection(BaseModel):
@@ -148,6 +152,7 @@ class Action:
     input_model: type[BaseModel]
     needs_approval: bool = False
     approval_message: str | Callable[[Any], str] | None = field(default=None, repr=False)
+    timeout: float | None = None
     _spreads_input: bool = field(default=False, repr=False)
     _context_param: str | None = field(default=None, repr=False)
 
@@ -177,7 +182,7 @@ class Action:
             kwargs[self._context_param] = ctx
         if inspect.iscoroutinefunction(self.fn):
             return await self.fn(**kwargs)
-        result = await asyncio.to_thread(self.fn, **kwargs)
+        result = await run_in_thread((ctx.run_id, ctx.tool_call_id), self.fn, kwargs)
         if inspect.isawaitable(result):
             return await result
         return result
@@ -198,6 +203,7 @@ def action(
     description: str | None = None,
     needs_approval: bool = False,
     approval_message: str | Callable[[Any], str] | None = None,
+    timeout: float | None = None,
 ) -> Callable[[Callable[..., Any]], Action]: ...
 
 
@@ -209,6 +215,7 @@ def action(
     description: str | None = None,
     needs_approval: bool = False,
     approval_message: str | Callable[[Any], str] | None = None,
+    timeout: float | None = None,
 ) -> Action | Callable[[Callable[..., Any]], Action]:
     """Turn a function into an `Action`; usable bare (`@action`) or with options.
 
@@ -216,6 +223,9 @@ def action(
     runs at all; the person may approve, approve with edited arguments, or decline.
     `approval_message` is the question asked: a format string over the input's fields
     (``"Refund {amount} on order {order_id}?"``) or a function of the validated input.
+    `timeout` (seconds) bounds one execution; past it the call fails with
+    `ActionTimeoutError`, which the model sees (the agent's `action_timeout` applies when
+    it is None).
     """
 
     def build(f: Callable[..., Any], scope: dict[str, Any]) -> Action:
@@ -226,6 +236,7 @@ def action(
             description=description,
             needs_approval=needs_approval,
             approval_message=approval_message,
+            timeout=timeout,
         )
 
     # The caller's local names resolve hints of classes defined inside a function.
@@ -242,6 +253,7 @@ def _build_action(
     description: str | None,
     needs_approval: bool,
     approval_message: str | Callable[[Any], str] | None,
+    timeout: float | None = None,
 ) -> Action:
     try:
         hints = inspect.get_annotations(fn, eval_str=True, locals=scope)
@@ -250,6 +262,8 @@ def _build_action(
             f"Action {fn.__name__!r}: a type hint names something not defined yet ({exc}). "
             "Define the input model before the action."
         ) from None
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"Action {fn.__name__!r}: timeout must be a positive number of seconds.")
     params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
     context_param = next(
         (p.name for p in params if hints.get(p.name) is ActionContext or p.name == "ctx"), None
@@ -285,6 +299,7 @@ def _build_action(
         input_model=input_model,
         needs_approval=needs_approval,
         approval_message=approval_message,
+        timeout=timeout,
         _spreads_input=spreads,
         _context_param=context_param,
     )

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "ActionTimeoutError",
     "InterruptAlreadyResolvedError",
     "InterruptExpiredError",
     "InterruptWireError",
     "InvalidRejectionError",
     "InvalidResolutionError",
+    "MaxTurnsExceededError",
     "NoPendingInterruptError",
     "NotJSONError",
     "PausepointError",
@@ -150,3 +152,27 @@ class ResumeBatchError(PausepointError, ValueError):
     @property
     def codes(self) -> list[str]:
         return [e.code for e in self.errors]
+
+
+class MaxTurnsExceededError(PausepointError):
+    """The run asked the model `max_turns` times in one stretch without finishing.
+
+    The run ends as `failed` with this error; the transcript is intact. Call
+    `run.run(max_turns=...)` to continue it with a new allowance.
+    """
+
+    def __init__(self, max_turns: int) -> None:
+        self.max_turns = max_turns
+        super().__init__(
+            f"The run asked the model {max_turns} times without finishing (max_turns="
+            f"{max_turns}). Check that the model is not stuck calling tools, then continue "
+            "with run.run(max_turns=<more>)."
+        )
+
+
+class ActionTimeoutError(PausepointError, TimeoutError):
+    """An action ran longer than its `timeout`; the call is recorded as failed.
+
+    The model sees this error as the call's result. A synchronous action keeps running in
+    its worker thread (threads cannot be stopped), but its call is never started again.
+    """

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 __all__ = [
     "SCHEMA_VERSION",
     "AssistantMessage",
+    "Cancellation",
     "ErrorInfo",
     "InterruptEntry",
     "InterruptKind",
@@ -41,7 +42,9 @@ __all__ = [
 
 SCHEMA_VERSION = 1
 
-ToolCallStatus = Literal["pending", "running", "interrupted", "succeeded", "failed", "rejected"]
+ToolCallStatus = Literal[
+    "pending", "running", "interrupted", "succeeded", "failed", "rejected", "cancelled"
+]
 InterruptKind = Literal["generic", "tool-approval"]
 
 
@@ -63,6 +66,16 @@ class ErrorInfo(_Model):
 
     name: str
     message: str
+
+
+class Cancellation(_Model):
+    """Who stopped a tool call, why, and when. `by` is ``"user"`` (`run.cancel()`, the
+    view's Stop button) or ``"interrupt"`` (the task was cancelled, or the kernel was
+    interrupted during a blocking call)."""
+
+    by: str
+    reason: str | None = None
+    at: datetime = Field(default_factory=utc_now)
 
 
 class ResumeResolution(_Model):
@@ -139,6 +152,10 @@ class ToolCall(_Model):
     result: JsonValue = None
     error: ErrorInfo | None = None
     interrupts: list[InterruptEntry] = Field(default_factory=list)
+    attempts: int = 0
+    """How many times the action was started for this call (`ctx.attempt` of the latest)."""
+    cancellation: Cancellation | None = None
+    """Set when the run was cancelled while this call was in flight (status `cancelled`)."""
 
     @property
     def latest_interrupt(self) -> InterruptEntry | None:

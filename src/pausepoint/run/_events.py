@@ -8,12 +8,20 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
-from ..transcript import AssistantMessage, ErrorInfo, InterruptEntry, Resolution, ToolCall
+from ..transcript import (
+    AssistantMessage,
+    Cancellation,
+    ErrorInfo,
+    InterruptEntry,
+    Resolution,
+    ToolCall,
+)
 
 if TYPE_CHECKING:
     from ._result import AgentRunResult
 
 __all__ = [
+    "CancelledEvent",
     "CompletedEvent",
     "Event",
     "EventHandler",
@@ -42,6 +50,7 @@ EventName = Literal[
     "resolved",
     "completed",
     "failed",
+    "cancelled",
     "run_finished",
     "*",
 ]
@@ -114,8 +123,19 @@ class FailedEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class CancelledEvent:
+    """The run was stopped: by `cancel()` (`by="user"`), or its task was cancelled or
+    the kernel interrupted (`by="interrupt"`). `run_finished` follows."""
+
+    name: ClassVar[str] = "cancelled"
+    cancellation: Cancellation
+    result: AgentRunResult
+
+
+@dataclass(frozen=True, slots=True)
 class RunFinishedEvent:
-    """Fires whenever `run()`, `resume()` or `reject()` returns, whatever the status."""
+    """Fires whenever a stretch of the run ends, whatever the status (completed,
+    interrupted, failed, cancelled), with the result `run.result` now holds."""
 
     name: ClassVar[str] = "run_finished"
     result: AgentRunResult
@@ -131,6 +151,7 @@ Event: TypeAlias = (
     | ResolvedEvent
     | CompletedEvent
     | FailedEvent
+    | CancelledEvent
     | RunFinishedEvent
 )
 EventHandler: TypeAlias = Callable[[Any], Awaitable[None] | None]
