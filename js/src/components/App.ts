@@ -18,7 +18,7 @@ export function App({ model }: { model: Model }) {
 
   return html`<div class="pp-root">
     <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
-      error=${error ?? null} meta=${meta ?? null} items=${items} />
+      error=${error ?? null} meta=${meta ?? null} items=${items} model=${model} />
     <${Transcript} items=${items} streaming=${streaming} />
     ${pending.length > 0
       ? html`<section class="pp-cards" aria-label="Pending interrupts">
