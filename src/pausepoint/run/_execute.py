@@ -90,10 +90,13 @@ class ToolRunner:
         record.attempts = step.attempt
         await self._emit(ToolCallStartedEvent(record))
         timeout = action.timeout if action.timeout is not None else self._default_timeout
-        deadline = asyncio.timeout(timeout)
+        deadline = None
         try:
-            async with deadline:
+            if timeout is None:
                 value = await action.invoke(step.input, ctx)
+            else:
+                async with (deadline := asyncio.timeout(timeout)):
+                    value = await action.invoke(step.input, ctx)
         except ActionInterrupt as pause:
             entry = InterruptEntry(
                 kind="generic",
@@ -108,7 +111,7 @@ class ToolRunner:
             await self._suspend(record, entry)
             return
         except TimeoutError as exc:
-            if deadline.expired() and timeout is not None:
+            if deadline is not None and deadline.expired() and timeout is not None:
                 await self._settle(record, "failed", _timed_out(action, timeout))
             else:
                 await self._settle(record, "failed", _error_info(exc))

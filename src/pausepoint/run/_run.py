@@ -486,6 +486,9 @@ class AgentRun(InNotebook):
         while True:
             assistant, records = self._prompt.current_turn()
             open_records = [r for r in records if needs_work(r)]
+            if len(open_records) == 1:  # the common case, without a task per call
+                await self._tools.execute(open_records[0])
+                continue
             if open_records:
                 self._children = [
                     asyncio.ensure_future(self._tools.execute(r)) for r in open_records
@@ -549,19 +552,31 @@ class AgentRun(InNotebook):
             await self._emit(TextDeltaEvent(text))
 
         timeout = self.agent.model_timeout
-        deadline = asyncio.timeout(timeout)
+        if timeout is None:
+            return await ask_model(self.agent.model, request, on_text)
+        # A bare timer rather than asyncio.timeout(): this runs once per model turn.
+        task = asyncio.current_task()
+        assert task is not None
+        expired: list[bool] = []
+
+        def expire() -> None:
+            expired.append(True)
+            task.cancel()
+
+        timer = asyncio.get_running_loop().call_later(timeout, expire)
         try:
-            async with deadline:
-                return await ask_model(self.agent.model, request, on_text)
-        except TimeoutError:
-            if not deadline.expired():
-                raise
+            return await ask_model(self.agent.model, request, on_text)
+        except asyncio.CancelledError:
+            if not expired or task.uncancel() > 0:
+                raise  # a cancel() or an outside cancellation, not the deadline
             raise ModelTimeoutError(
                 f"The model did not answer within {timeout:g} s (model_timeout). Check the "
                 "endpoint, then call run() again to retry from here; or raise "
                 "Agent(model_timeout=...).",
                 retryable=True,
             ) from None
+        finally:
+            timer.cancel()
 
     @property
     def result(self) -> AgentRunResult | None:
