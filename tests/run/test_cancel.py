@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 import pytest
+from tests.conftest import paused_delete
 
 from pausepoint import (
     Agent,
@@ -254,3 +255,25 @@ async def test_a_sync_action_cancelled_mid_way_is_never_started_a_second_time() 
     assert await asyncio.to_thread(wait_idle, key, 10)
     assert (await run.run()).status == "completed"
     assert runs == [42]
+
+
+async def test_stop_between_an_answer_and_the_rerun_cancels_before_the_action_runs_again(
+    delete_record: Any, recorder: Any
+) -> None:
+    run = await paused_delete(delete_record)
+    stopped: list[Any] = []
+
+    async def stop_now(event: Any) -> None:
+        stopped.append(run.cancel_threadsafe("changed my mind"))
+        await asyncio.sleep(0)  # the loop takes the Stop request here
+
+    run.on("resolved", stop_now)
+
+    result = await run.resume({"approved": True})
+
+    assert result.status == "cancelled"
+    assert stopped[0].result(timeout=5) is result
+    assert recorder.count("delete_record") == 1  # asked once, never re-run
+    record = last_call(run)
+    assert record.status == "cancelled"
+    assert "before this call started" in record.error.message  # type: ignore[union-attr]

@@ -287,20 +287,21 @@ class AgentRun(InNotebook):
         """
         done: Future[AgentRunResult | None] = Future()
         with self._lock:
-            executing = self._executing
-        if executing is None:
-            done.set_result(self._result)
+            loop = self._executing[0] if self._executing is not None else self._loop
+        if loop is None or loop.is_closed() or not loop.is_running():
+            done.set_result(self._result)  # nothing can be executing
             return done
-        loop, task = executing
 
-        def stop() -> None:
-            if self._executing is None or self._executing[1] is not task:
-                done.set_result(self._result)  # it stopped on its own meanwhile
+        def stop() -> None:  # on the run's loop, between two steps of the run
+            if not self._busy:
+                done.set_result(self._result)
                 return
             if self._cancel_request is None:
                 self._cancel_request = Cancellation(by="user", reason=reason)
             self._cancel_waiters.append(done)
-            task.cancel()
+            if self._executing is not None:
+                self._executing[1].cancel()
+            # else: between an answer and its stretch; the stretch stops as it starts.
 
         try:
             loop.call_soon_threadsafe(stop)
@@ -371,11 +372,21 @@ class AgentRun(InNotebook):
         claim(self.id, self)
         try:
             self._refuse_live_threads()
+            self._loop = asyncio.get_running_loop()
             self._busy = True
             yield
         finally:
             self._busy = False
             release(self.id, self)
+            # A Stop that came while a refused call held the run: nothing was running.
+            self._cancel_request = None
+            self._answer_cancel_waiters()
+
+    def _answer_cancel_waiters(self) -> None:
+        waiters, self._cancel_waiters = self._cancel_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(self._result)
 
     def _refuse_live_threads(self) -> None:
         _, records = self._prompt.current_turn()
@@ -415,10 +426,11 @@ class AgentRun(InNotebook):
         it. However it ends, `result` is current and `run_finished` fires."""
         loop = asyncio.get_running_loop()
         self._loop = loop
-        await self._emit(RunStartedEvent(self.id))
         task = loop.create_task(self._advance_until_stop(max_turns or self.agent.max_turns))
         with self._lock:
             self._executing = (loop, task)
+        if self._cancel_request is not None:
+            task.cancel()  # Stop came between the answer and this stretch
         outer = asyncio.current_task()
         reraise: BaseException | None = None
         try:
@@ -442,9 +454,7 @@ class AgentRun(InNotebook):
             self._cancel_request = None
         self._result = result
         await self._emit(RunFinishedEvent(result))
-        waiters, self._cancel_waiters = self._cancel_waiters, []
-        for waiter in waiters:
-            waiter.set_result(result)
+        self._answer_cancel_waiters()
         if reraise is not None:
             raise reraise
         return result
@@ -482,6 +492,7 @@ class AgentRun(InNotebook):
         return result
 
     async def _advance_until_stop(self, max_turns: int) -> AgentRunResult:
+        await self._emit(RunStartedEvent(self.id))
         turns = 0
         while True:
             assistant, records = self._prompt.current_turn()
