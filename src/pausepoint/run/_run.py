@@ -470,7 +470,7 @@ class AgentRun(InNotebook):
             child.cancel()
         await asyncio.gather(task, *children, return_exceptions=True)
         who = "the user" if cancellation.by == "user" else "an interrupt"
-        why = f": {cancellation.reason}" if cancellation.reason else ""
+        why = f" ({cancellation.reason})" if cancellation.reason else ""
         _, records = self._prompt.current_turn()
         for record in records:
             if not needs_work(record):
@@ -483,7 +483,7 @@ class AgentRun(InNotebook):
             record.cancellation = cancellation
             record.error = ErrorInfo(
                 name="Cancelled",
-                message=f"The run was cancelled by {who}{why} {what}. It will not be run again.",
+                message=f"The run was cancelled by {who} {what}{why}. It will not be run again.",
             )
             await self._emit(ToolCallFinishedEvent(record))
         error = ErrorInfo(name="Cancelled", message=f"Cancelled by {who}{why}.")
