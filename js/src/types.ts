@@ -69,6 +69,8 @@ export interface ToolItem {
   result?: Json;
   error?: ErrorInfo | null;
   interrupts?: InterruptEntry[];
+  attempts?: number;
+  cancellation?: { by: string; reason: string | null; at: string } | null;
 }
 
 export type Item = UserItem | AssistantItem | ToolItem;
