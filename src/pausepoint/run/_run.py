@@ -27,7 +27,7 @@ from ..errors import (
     UnknownInterruptError,
 )
 from ..interrupts._answers import as_error_info, check_answer
-from ..models import ModelRequest, ModelResponse, ModelTimeoutError
+from ..models import ModelRequest, ModelResponse
 from ..transcript import (
     AssistantMessage,
     Cancellation,
@@ -43,6 +43,7 @@ from ..transcript import (
 )
 from ._agent import Agent
 from ._batch import cancellation, check_batch, is_replay, wire_entries
+from ._cancel import cancel_open_calls, run_cancelled_error
 from ._claims import claim, held, release
 from ._events import (
     CancelledEvent,
@@ -469,24 +470,9 @@ class AgentRun(InNotebook):
         for child in children:
             child.cancel()
         await asyncio.gather(task, *children, return_exceptions=True)
-        who = "the user" if cancellation.by == "user" else "an interrupt"
-        why = f" ({cancellation.reason})" if cancellation.reason else ""
-        _, records = self._prompt.current_turn()
-        for record in records:
-            if not needs_work(record):
-                continue
-            if record.status == "running":
-                what = "while this call was running; its outcome is unknown"
-            else:
-                what = "before this call started; it was not executed"
-            record.status = "cancelled"
-            record.cancellation = cancellation
-            record.error = ErrorInfo(
-                name="Cancelled",
-                message=f"The run was cancelled by {who} {what}{why}. It will not be run again.",
-            )
+        for record in cancel_open_calls(self._prompt, cancellation):
             await self._emit(ToolCallFinishedEvent(record))
-        error = ErrorInfo(name="Cancelled", message=f"Cancelled by {who}{why}.")
+        error = run_cancelled_error(cancellation)
         result = self._finish("cancelled", error=error)
         await self._emit(CancelledEvent(cancellation, result))
         return result
@@ -562,32 +548,7 @@ class AgentRun(InNotebook):
         async def on_text(text: str) -> None:
             await self._emit(TextDeltaEvent(text))
 
-        timeout = self.agent.model_timeout
-        if timeout is None:
-            return await ask_model(self.agent.model, request, on_text)
-        # A bare timer rather than asyncio.timeout(): this runs once per model turn.
-        task = asyncio.current_task()
-        assert task is not None
-        expired: list[bool] = []
-
-        def expire() -> None:
-            expired.append(True)
-            task.cancel()
-
-        timer = asyncio.get_running_loop().call_later(timeout, expire)
-        try:
-            return await ask_model(self.agent.model, request, on_text)
-        except asyncio.CancelledError:
-            if not expired or task.uncancel() > 0:
-                raise  # a cancel() or an outside cancellation, not the deadline
-            raise ModelTimeoutError(
-                f"The model did not answer within {timeout:g} s (model_timeout). Check the "
-                "endpoint, then call run() again to retry from here; or raise "
-                "Agent(model_timeout=...).",
-                retryable=True,
-            ) from None
-        finally:
-            timer.cancel()
+        return await ask_model(self.agent.model, request, on_text, self.agent.model_timeout)
 
     @property
     def result(self) -> AgentRunResult | None:
