@@ -84,6 +84,10 @@ class AgentRun(InNotebook):
         run = AgentRun(agent, Prompt.from_user("Delete record 7"))
         result = await run.run()            # status "interrupted": nothing raised
         result = await run.resume({"approved": True})
+
+    `await run.cancel()` (or `run.cancel_threadsafe()` from any thread) stops it; one
+    run id has one executor per process, so a second object over the same Prompt gets
+    `RunBusyError` while this one executes.
     """
 
     def __init__(self, agent: Agent, prompt: Prompt | str) -> None:
