@@ -87,6 +87,11 @@ export function reject(
   return request(model, { type: "reject", interrupt, reason }, timeoutMs);
 }
 
+/** Asks the kernel to stop the run; answered once it has stopped. */
+export function cancel(model: Model, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+  return request(model, { type: "cancel" }, timeoutMs);
+}
+
 /** Errors after which the card can never be answered: its controls stay off. */
 const FINAL_ERRORS = new Set([
   "InterruptAlreadyResolvedError",

@@ -15,7 +15,7 @@ export interface Model {
   save_changes(): void;
 }
 
-export type RunStatus = "idle" | "running" | "interrupted" | "completed" | "failed";
+export type RunStatus = "idle" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
 
 export interface ErrorInfo {
   name: string;
@@ -47,7 +47,7 @@ export interface ToolCallRequest {
   input: Json;
 }
 
-export type ToolStatus = "pending" | "running" | "interrupted" | "succeeded" | "failed" | "rejected";
+export type ToolStatus = "pending" | "running" | "interrupted" | "succeeded" | "failed" | "rejected" | "cancelled";
 
 export interface UserItem {
   type: "user";
@@ -69,6 +69,8 @@ export interface ToolItem {
   result?: Json;
   error?: ErrorInfo | null;
   interrupts?: InterruptEntry[];
+  attempts?: number;
+  cancellation?: { by: string; reason: string | null; at: string } | null;
 }
 
 export type Item = UserItem | AssistantItem | ToolItem;

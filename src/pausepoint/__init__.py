@@ -10,6 +10,7 @@ from ._json import MAX_INT_DIGITS, MAX_JSON_DEPTH
 from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS
 from .actions import Action, ActionContext, ActionInterrupt, Rejection, Resumption, action
 from .errors import (
+    ActionTimeoutError,
     AnswerTooLargeError,
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
@@ -18,6 +19,7 @@ from .errors import (
     InvalidResolutionError,
     InvalidResponseSchemaError,
     InvalidTranscriptError,
+    MaxTurnsExceededError,
     MissingDependencyError,
     NoPendingInterruptError,
     NotJSONError,
@@ -59,6 +61,7 @@ from .run import (
     Agent,
     AgentRun,
     AgentRunResult,
+    CancelledEvent,
     CompletedEvent,
     FailedEvent,
     Interrupted,
@@ -76,6 +79,7 @@ from .run import (
 )
 from .transcript import (
     AssistantMessage,
+    Cancellation,
     ErrorInfo,
     InterruptEntry,
     Prompt,
@@ -104,11 +108,14 @@ __all__ = [
     "ActionContext",
     "ActionInterrupt",
     "ActionSpec",
+    "ActionTimeoutError",
     "Agent",
     "AgentRun",
     "AgentRunResult",
     "AnswerTooLargeError",
     "AssistantMessage",
+    "Cancellation",
+    "CancelledEvent",
     "CompletedEvent",
     "DemoModel",
     "ErrorInfo",
@@ -123,6 +130,7 @@ __all__ = [
     "InvalidResolutionError",
     "InvalidResponseSchemaError",
     "InvalidTranscriptError",
+    "MaxTurnsExceededError",
     "MessageEvent",
     "MissingDependencyError",
     "Model",

@@ -21,7 +21,6 @@ Sync actions run in a worker thread so the notebook stays responsive.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import sys
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, create_model
 
 from ._json import check_text, to_json_value
 from ._response_schema import check_response_schema
+from ._workers import run_in_thread
 from .errors import UsageError
 from .transcript import InterruptEntry, utc_now
 
@@ -70,6 +70,9 @@ class ActionContext:
 
     `resumption` is None on a first execution and set when the run was resumed after this
     call's latest interrupt. `history` is the call's interrupt history, oldest first.
+    `attempt` counts the executions of this call: 1 the first time, 2 and up when it runs
+    again (after a resume, or after the process died while it ran). With `tool_call_id`
+    it is what an action needs to make a side effect idempotent.
     """
 
     tool_call_id: str
@@ -77,6 +80,7 @@ class ActionContext:
     run_id: str
     resumption: Resumption | None = None
     history: tuple[InterruptEntry, ...] = ()
+    attempt: int = 1
 
 
 class Rejection(BaseModel):
@@ -154,6 +158,7 @@ class Action:
     input_model: type[BaseModel]
     needs_approval: bool = False
     approval_message: str | Callable[[Any], str] | None = field(default=None, repr=False)
+    timeout: float | None = None
     _spreads_input: bool = field(default=False, repr=False)
     _context_param: str | None = field(default=None, repr=False)
 
@@ -185,7 +190,7 @@ class Action:
             kwargs[self._context_param] = ctx
         if inspect.iscoroutinefunction(self.fn):
             return await self.fn(**kwargs)
-        result = await asyncio.to_thread(self.fn, **kwargs)
+        result = await run_in_thread((ctx.run_id, ctx.tool_call_id), self.fn, kwargs)
         if inspect.isawaitable(result):
             return await result
         return result
@@ -206,6 +211,7 @@ def action(
     description: str | None = None,
     needs_approval: bool = False,
     approval_message: str | Callable[[Any], str] | None = None,
+    timeout: float | None = None,
 ) -> Callable[[Callable[..., Any]], Action]: ...
 
 
@@ -217,6 +223,7 @@ def action(
     description: str | None = None,
     needs_approval: bool = False,
     approval_message: str | Callable[[Any], str] | None = None,
+    timeout: float | None = None,
 ) -> Action | Callable[[Callable[..., Any]], Action]:
     """Turn a function into an `Action`; usable bare (`@action`) or with options.
 
@@ -224,6 +231,9 @@ def action(
     runs at all; the person may approve, approve with edited arguments, or decline.
     `approval_message` is the question asked: a format string over the input's fields
     (``"Refund {amount} on order {order_id}?"``) or a function of the validated input.
+    `timeout` (seconds) bounds one execution; past it the call fails with
+    `ActionTimeoutError`, which the model sees (the agent's `action_timeout` applies when
+    it is None).
     """
 
     def build(f: Callable[..., Any], scope: dict[str, Any]) -> Action:
@@ -234,6 +244,7 @@ def action(
             description=description,
             needs_approval=needs_approval,
             approval_message=approval_message,
+            timeout=timeout,
         )
 
     # The caller's local names resolve hints of classes defined inside a function.
@@ -250,6 +261,7 @@ def _build_action(
     description: str | None,
     needs_approval: bool,
     approval_message: str | Callable[[Any], str] | None,
+    timeout: float | None = None,
 ) -> Action:
     try:
         hints = inspect.get_annotations(fn, eval_str=True, locals=scope)
@@ -258,6 +270,8 @@ def _build_action(
             f"Action {fn.__name__!r}: a type hint names something not defined yet ({exc}). "
             "Define the input model before the action."
         ) from None
+    if timeout is not None and not timeout > 0:
+        raise UsageError(f"Action {fn.__name__!r}: timeout must be a positive number of seconds.")
     params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
     context_param = next(
         (p.name for p in params if hints.get(p.name) is ActionContext or p.name == "ctx"), None
@@ -293,6 +307,7 @@ def _build_action(
         input_model=input_model,
         needs_approval=needs_approval,
         approval_message=approval_message,
+        timeout=timeout,
         _spreads_input=spreads,
         _context_param=context_param,
     )

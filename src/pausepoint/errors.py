@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "ActionTimeoutError",
     "AnswerTooLargeError",
     "InterruptAlreadyResolvedError",
     "InterruptExpiredError",
@@ -19,6 +20,7 @@ __all__ = [
     "InvalidResolutionError",
     "InvalidResponseSchemaError",
     "InvalidTranscriptError",
+    "MaxTurnsExceededError",
     "MissingDependencyError",
     "NoPendingInterruptError",
     "NotJSONError",
@@ -260,3 +262,27 @@ class UnsupportedSchemaVersionError(InvalidTranscriptError):
             [TranscriptProblem("schema_version", advice, "schema-version")],
             summary="The transcript's schema version is not supported",
         )
+
+
+class MaxTurnsExceededError(PausepointError):
+    """The run asked the model `max_turns` times in one stretch without finishing.
+
+    The run ends as `failed` with this error; the transcript is intact. Call
+    `run.run(max_turns=...)` to continue it with a new allowance.
+    """
+
+    def __init__(self, max_turns: int) -> None:
+        self.max_turns = max_turns
+        super().__init__(
+            f"The run asked the model {max_turns} times without finishing (max_turns="
+            f"{max_turns}). Check that the model is not stuck calling tools, then continue "
+            "with run.run(max_turns=<more>)."
+        )
+
+
+class ActionTimeoutError(PausepointError, TimeoutError):
+    """An action ran longer than its `timeout`; the call is recorded as failed.
+
+    The model sees this error as the call's result. A synchronous action keeps running in
+    its worker thread (threads cannot be stopped), but its call is never started again.
+    """

@@ -39,6 +39,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SUPPORTED_SCHEMA_VERSIONS",
     "AssistantMessage",
+    "Cancellation",
     "ErrorInfo",
     "InterruptEntry",
     "InterruptKind",
@@ -56,7 +57,9 @@ __all__ = [
     "utc_now",
 ]
 
-ToolCallStatus = Literal["pending", "running", "interrupted", "succeeded", "failed", "rejected"]
+ToolCallStatus = Literal[
+    "pending", "running", "interrupted", "succeeded", "failed", "rejected", "cancelled"
+]
 InterruptKind = Literal["generic", "tool-approval"]
 
 
@@ -84,6 +87,16 @@ class ErrorInfo(_Model):
     def _printable(cls, text: str) -> str:
         # Often an exception's text, which must be recorded whatever it holds.
         return printable(text)
+
+
+class Cancellation(_Model):
+    """Who stopped a tool call, why, and when. `by` is ``"user"`` (`run.cancel()`, the
+    view's Stop button) or ``"interrupt"`` (the task was cancelled, or the kernel was
+    interrupted during a blocking call)."""
+
+    by: str
+    reason: str | None = None
+    at: datetime = Field(default_factory=utc_now)
 
 
 class ResumeResolution(_Model):
@@ -160,6 +173,10 @@ class ToolCall(_Model):
     result: JsonValue = None
     error: ErrorInfo | None = None
     interrupts: list[InterruptEntry] = Field(default_factory=list)
+    attempts: int = 0
+    """How many times the action was started for this call (`ctx.attempt` of the latest)."""
+    cancellation: Cancellation | None = None
+    """Set when the run was cancelled while this call was in flight (status `cancelled`)."""
 
     @property
     def latest_interrupt(self) -> InterruptEntry | None:

@@ -138,9 +138,11 @@ async def test_unknown_interrupt_id_is_refused(delete_record: Action) -> None:
 
 async def test_answer_while_busy_raises_run_busy() -> None:
     gate = asyncio.Event()
+    entered = asyncio.Event()
 
     @action
     async def slow(ctx: ActionContext) -> str:
+        entered.set()
         await gate.wait()
         return "done"
 
@@ -154,7 +156,7 @@ async def test_answer_while_busy_raises_run_busy() -> None:
         model=ScriptedModel([[call("ask"), call("slow")], "ok"]), actions=[ask, slow]
     ).new_run("x")
     task = asyncio.create_task(run.run())
-    await asyncio.sleep(0.01)
+    await entered.wait()
     assert run.busy
     with pytest.raises(RunBusyError):
         await run.run()
@@ -169,13 +171,13 @@ async def test_expired_interrupt_refuses_answers_and_run_declines_it() -> None:
     @action
     async def ask(ctx: ActionContext) -> str:
         if ctx.resumption is None:
-            raise ActionInterrupt("Quick!", expires_at=timedelta(milliseconds=1))
+            # Already past: no waiting for a deadline.
+            raise ActionInterrupt("Quick!", expires_at=timedelta(seconds=-1))
         return "answered"
 
     model = ScriptedModel([call("ask"), "Nobody answered in time."])
     run = Agent(model=model, actions=[ask]).new_run("x")
     await run.run()
-    await asyncio.sleep(0.01)
     before = run.prompt.model_dump_json()
 
     with pytest.raises(InterruptExpiredError):

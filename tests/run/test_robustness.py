@@ -92,15 +92,17 @@ async def test_nan_inside_a_pydantic_model_is_not_json() -> None:
 
 async def test_answering_while_the_run_works_and_waits_on_nobody_is_busy() -> None:
     gate = asyncio.Event()
+    entered = asyncio.Event()
 
     @action
     async def slow() -> str:
+        entered.set()
         await gate.wait()
         return "done"
 
     run = Agent(model=ScriptedModel([call("slow"), "ok"]), actions=[slow]).new_run("x")
     task = asyncio.create_task(run.run())
-    await asyncio.sleep(0.01)
+    await entered.wait()
     with pytest.raises(RunBusyError, match="wait"):
         await run.resume(True)
     gate.set()

@@ -21,7 +21,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
 
   return html`<div class="pp-root">
     <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
-      error=${error ?? null} meta=${meta ?? null} items=${items} />
+      error=${error ?? null} meta=${meta ?? null} items=${items} model=${model} />
     ${gone ? html`<${KernelGone} />` : null}
     <${Transcript} items=${items} streaming=${streaming} />
     ${pending.length > 0

@@ -1,7 +1,8 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatDuration, useNow } from "../hooks";
-import type { ErrorInfo, Item, RunStatus } from "../types";
+import type { ErrorInfo, Item, Model, RunStatus } from "../types";
+import { StopButton } from "./StopButton";
 
 export interface HeaderProps {
   status: RunStatus;
@@ -11,6 +12,7 @@ export interface HeaderProps {
   error: ErrorInfo | null;
   meta: Record<string, unknown> | null;
   items: Item[];
+  model?: Model;
 }
 
 function statusLabel(status: RunStatus, pendingCount: number, error: ErrorInfo | null): string {
@@ -21,6 +23,8 @@ function statusLabel(status: RunStatus, pendingCount: number, error: ErrorInfo |
       return `Interrupted: ${pendingCount} pending ${pendingCount === 1 ? "interrupt" : "interrupts"}`;
     case "completed":
       return "Completed";
+    case "cancelled":
+      return "Cancelled";
     case "failed":
       return error ? `Failed: ${error.name}: ${error.message}` : "Failed";
     default:
@@ -53,7 +57,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function Header({ status, runId, startedAt, pendingCount, error, meta, items }: HeaderProps) {
+export function Header({ status, runId, startedAt, pendingCount, error, meta, items, model }: HeaderProps) {
   const running = status === "running";
   const now = useNow(running && typeof startedAt === "number");
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
@@ -76,6 +80,7 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
       ${elapsed !== null ? html`<span class="pp-elapsed" data-testid="pp-elapsed" aria-hidden="true">${elapsed}</span>` : null}
     </div>
     <div class="pp-header-right">
+      ${running && model ? html`<${StopButton} model=${model} />` : null}
       <span class="pp-run-id" title="Run id">run <code data-testid="pp-run-id">${runId}</code></span>
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy the prompt as JSON" onClick=${onCopy}>
         ${copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy JSON"}

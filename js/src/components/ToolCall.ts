@@ -10,6 +10,7 @@ const STATUS_TEXT: Record<string, string> = {
   succeeded: "succeeded",
   failed: "failed",
   rejected: "rejected",
+  cancelled: "cancelled",
 };
 
 function Resolution({ entry }: { entry: InterruptEntry }) {

@@ -265,6 +265,8 @@ def _summary(record: ToolCall) -> str:
         return f"I didn't run {record.name}: {reason[:1].lower()}{reason[1:]}"
     if record.status == "failed":
         return f"I tried {record.name}, but it failed: {reason}"
+    if record.status == "cancelled":
+        return f"{record.name} was cancelled: {reason}"
     return f"{record.name} is still {record.status}."
 
 

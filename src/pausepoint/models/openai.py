@@ -319,6 +319,8 @@ def _outcome(record: ToolCall) -> str:
         return f"Error. {reason}"
     if record.status == "rejected":
         return f"Not done: a person declined this call. {reason}"
+    if record.status == "cancelled":
+        return f"Cancelled: the run was stopped. {reason}"
     # The loop only asks the model once every call has settled; this keeps the wire
     # format valid (each tool call needs an answer) should an unsettled one slip through.
     return f"No result yet: the call is {record.status}."

@@ -2,6 +2,7 @@
 
 from ._agent import Agent
 from ._events import (
+    CancelledEvent,
     CompletedEvent,
     Event,
     EventName,
@@ -16,13 +17,14 @@ from ._events import (
     ToolCallStartedEvent,
 )
 from ._result import AgentRunResult, RunStatus
-from ._run import AgentRun
+from ._run import AgentRun, OnRecorded
 from ._state import Interrupted, PendingInterrupt, Ready, RunState
 
 __all__ = [
     "Agent",
     "AgentRun",
     "AgentRunResult",
+    "CancelledEvent",
     "CompletedEvent",
     "Event",
     "EventName",
@@ -30,6 +32,7 @@ __all__ = [
     "Interrupted",
     "InterruptedEvent",
     "MessageEvent",
+    "OnRecorded",
     "PendingInterrupt",
     "Ready",
     "ResolvedEvent",

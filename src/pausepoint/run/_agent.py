@@ -16,7 +16,12 @@ from ..transcript import Prompt
 if TYPE_CHECKING:
     from ._run import AgentRun
 
-__all__ = ["Agent"]
+__all__ = ["DEFAULT_MAX_TURNS", "DEFAULT_MODEL_TIMEOUT", "Agent"]
+
+DEFAULT_MAX_TURNS = 50
+"""Model requests allowed per stretch of a run, as peers do."""
+DEFAULT_MODEL_TIMEOUT = 300.0
+"""Seconds one model request (or stream) may take."""
 
 
 class Agent:
@@ -30,6 +35,11 @@ class Agent:
         agent = Agent(model=ScriptedModel([...]), actions=[delete_record], instructions="...")
         run = agent.new_run("Delete record 7")
         result = await run.run()
+
+    Bounds: `max_turns` model requests per stretch (one `run()`, `resume()`, ...; past it
+    the run fails with `MaxTurnsExceededError` and `run.run(max_turns=...)` continues),
+    `action_timeout` seconds per action execution unless the action sets its own
+    `timeout`, and `model_timeout` seconds per model request (None: no limit).
     """
 
     def __init__(
@@ -39,7 +49,15 @@ class Agent:
         actions: Iterable[Action] = (),
         instructions: str | None = None,
         max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        action_timeout: float | None = None,
+        model_timeout: float | None = DEFAULT_MODEL_TIMEOUT,
     ) -> None:
+        if not (isinstance(max_turns, int) and max_turns > 0):
+            raise UsageError(f"max_turns must be a positive int, not {max_turns!r}.")
+        for label, value in (("action_timeout", action_timeout), ("model_timeout", model_timeout)):
+            if value is not None and not value > 0:
+                raise UsageError(f"{label} must be a positive number of seconds, or None.")
         by_name: dict[str, Action] = {}
         for item in actions:
             if not isinstance(item, Action):
@@ -60,6 +78,9 @@ class Agent:
         if max_answer_bytes < 1:
             raise UsageError(f"max_answer_bytes must be positive, not {max_answer_bytes}.")
         self.max_answer_bytes = max_answer_bytes
+        self.max_turns = max_turns
+        self.action_timeout = action_timeout
+        self.model_timeout = model_timeout
         self.actions: Mapping[str, Action] = MappingProxyType(by_name)
         self.action_specs: tuple[ActionSpec, ...] = tuple(
             ActionSpec(a.name, a.description, a.input_schema()) for a in by_name.values()

@@ -9,12 +9,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeAlias
 
 from ..errors import UsageError
-from ..transcript import AssistantMessage, ErrorInfo, InterruptEntry, Resolution, ToolCall
+from ..transcript import (
+    AssistantMessage,
+    Cancellation,
+    ErrorInfo,
+    InterruptEntry,
+    Resolution,
+    ToolCall,
+)
 
 if TYPE_CHECKING:
     from ._result import AgentRunResult
 
 __all__ = [
+    "CancelledEvent",
     "CompletedEvent",
     "Event",
     "EventHandler",
@@ -43,6 +51,7 @@ EventName = Literal[
     "resolved",
     "completed",
     "failed",
+    "cancelled",
     "run_finished",
     "*",
 ]
@@ -115,8 +124,19 @@ class FailedEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class CancelledEvent:
+    """The run was stopped: by `cancel()` (`by="user"`), or its task was cancelled or
+    the kernel interrupted (`by="interrupt"`). `run_finished` follows."""
+
+    name: ClassVar[str] = "cancelled"
+    cancellation: Cancellation
+    result: AgentRunResult
+
+
+@dataclass(frozen=True, slots=True)
 class RunFinishedEvent:
-    """Fires whenever `run()`, `resume()` or `reject()` returns, whatever the status."""
+    """Fires whenever a stretch of the run ends, whatever the status (completed,
+    interrupted, failed, cancelled), with the result `run.result` now holds."""
 
     name: ClassVar[str] = "run_finished"
     result: AgentRunResult
@@ -132,6 +152,7 @@ Event: TypeAlias = (
     | ResolvedEvent
     | CompletedEvent
     | FailedEvent
+    | CancelledEvent
     | RunFinishedEvent
 )
 EventHandler: TypeAlias = Callable[[Any], Awaitable[None] | None]

@@ -6,37 +6,24 @@ history), so a record rebuilt from a saved Prompt executes exactly like the orig
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from .._json import to_json_value
-from ..actions import Action, ActionContext, ActionInterrupt, Resumption
-from ..errors import NotJSONError
-from ..interrupts._answers import parse_approval
-from ..transcript import (
-    ErrorInfo,
-    InterruptEntry,
-    Prompt,
-    RejectResolution,
-    ResumeResolution,
-    ToolCall,
-)
+from ..actions import Action, ActionContext, ActionInterrupt
+from ..errors import ActionTimeoutError, NotJSONError
+from ..transcript import ErrorInfo, InterruptEntry, Prompt, ToolCall
 from ._events import Event, InterruptedEvent, ToolCallFinishedEvent, ToolCallStartedEvent
+from ._steps import AskApproval, Fail, Reject, Settled, Wait, needs_work, next_step
 
 __all__ = ["ToolRunner", "needs_work"]
 
 logger = logging.getLogger("pausepoint")
-
-
-def needs_work(record: ToolCall) -> bool:
-    """Not yet run, cut short by a crash, or answered and waiting to go on."""
-    if record.status in ("pending", "running"):
-        return True
-    latest = record.latest_interrupt
-    return record.status == "interrupted" and latest is not None and not latest.is_pending
 
 
 class ToolRunner:
@@ -49,11 +36,14 @@ class ToolRunner:
         prompt: Prompt,
         emit: Callable[[Event], Awaitable[None]],
         response_models: dict[str, type[BaseModel]],
+        default_timeout: float | None = None,
     ) -> None:
         self._actions = actions
+        self._known = ", ".join(sorted(actions))
         self._prompt = prompt
         self._emit = emit
         self._response_models = response_models
+        self._default_timeout = default_timeout
 
     async def execute(self, record: ToolCall) -> None:
         """Run one record to its next resting point. Whatever goes wrong (a bad approval
@@ -67,58 +57,46 @@ class ToolRunner:
 
     async def _execute(self, record: ToolCall) -> None:
         action = self._actions.get(record.name)
-        if action is None:
-            known = ", ".join(sorted(self._actions)) or "none"
-            await self._settle(
-                record,
-                "failed",
-                ErrorInfo(
-                    name="UnknownAction",
-                    message=f"There is no action named {record.name!r}. Known actions: {known}.",
-                ),
-            )
+        step = next_step(record, action, self._known)
+        if isinstance(step, Fail):
+            await self._settle(record, "failed", step.error)
             return
-
-        latest = record.latest_interrupt
-        resumption: Resumption | None = None
-        if latest is not None and isinstance(latest.resolution, RejectResolution):
-            await self._settle(record, "rejected", latest.resolution.error)
+        if isinstance(step, Reject):
+            await self._settle(record, "rejected", step.error)
             return
-        if latest is not None and isinstance(latest.resolution, ResumeResolution):
-            if latest.kind == "generic":
-                resumption = Resumption(latest.resolution.data, latest.state, latest.id)
-            elif not parse_approval(latest.resolution.data).approved:
-                await self._settle(record, "rejected", _declined(action))
-                return
-
-        try:
-            input = action.validate_input(record.effective_input)
-        except ValidationError as exc:
-            await self._settle(record, "failed", _invalid_input(action, exc))
+        if isinstance(step, Settled | Wait):
             return
-
-        if action.needs_approval and not any(e.kind == "tool-approval" for e in record.interrupts):
+        assert action is not None  # next_step fails calls of unknown actions
+        if isinstance(step, AskApproval):
             await self._suspend(
                 record,
                 InterruptEntry(
                     kind="tool-approval",
-                    message=action.describe_approval(input),
+                    message=action.describe_approval(step.input),
                     data={"toolName": action.name, "args": record.input},
                 ),
             )
             return
 
-        record.status = "running"
-        await self._emit(ToolCallStartedEvent(record))
         ctx = ActionContext(
             tool_call_id=record.id,
             action_name=action.name,
             run_id=self._prompt.run_id,
-            resumption=resumption,
+            resumption=step.resumption,
             history=tuple(record.interrupts),
+            attempt=step.attempt,
         )
+        record.status = "running"
+        record.attempts = step.attempt
+        await self._emit(ToolCallStartedEvent(record))
+        timeout = action.timeout if action.timeout is not None else self._default_timeout
+        deadline = None
         try:
-            value = await action.invoke(input, ctx)
+            if timeout is None:
+                value = await action.invoke(step.input, ctx)
+            else:
+                async with (deadline := asyncio.timeout(timeout)):
+                    value = await action.invoke(step.input, ctx)
         except ActionInterrupt as pause:
             entry = InterruptEntry(
                 kind="generic",
@@ -131,6 +109,12 @@ class ToolRunner:
             if pause.response_model is not None:
                 self._response_models[entry.id] = pause.response_model
             await self._suspend(record, entry)
+            return
+        except TimeoutError as exc:
+            if deadline is not None and deadline.expired() and timeout is not None:
+                await self._settle(record, "failed", _timed_out(action, timeout))
+            else:
+                await self._settle(record, "failed", _error_info(exc))
             return
         except NotJSONError as exc:
             # Most likely an ActionInterrupt given non-JSON data: a bug to show the developer.
@@ -159,20 +143,13 @@ class ToolRunner:
         await self._emit(ToolCallFinishedEvent(record))
 
 
-def _declined(action: Action) -> ErrorInfo:
+def _timed_out(action: Action, timeout: float) -> ErrorInfo:
+    in_thread = not inspect.iscoroutinefunction(action.fn)
+    still = " It may still be finishing in the background." if in_thread else ""
     return ErrorInfo(
-        name="ToolApprovalDenied",
-        message=f"The user declined to run {action.name}; it was not executed.",
-    )
-
-
-def _invalid_input(action: Action, exc: ValidationError) -> ErrorInfo:
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors()
-    )
-    return ErrorInfo(
-        name="InvalidInput",
-        message=f"The input does not fit {action.name}'s schema: {problems}",
+        name=ActionTimeoutError.__name__,
+        message=f"{action.name} did not finish within {timeout:g} s and was stopped; its "
+        f"outcome is unknown.{still} It will not be run again for this call.",
     )
 
 

@@ -4,6 +4,7 @@ for code that does not `await`. Mixed into `AgentRun`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Self, cast
@@ -33,7 +34,12 @@ class InNotebook:
         @property
         def prompt(self) -> Prompt: ...
 
-        async def run(self, message: str | None = None) -> AgentRunResult: ...
+        @property
+        def loop(self) -> asyncio.AbstractEventLoop | None: ...
+
+        async def run(
+            self, message: str | None = None, *, max_turns: int | None = None
+        ) -> AgentRunResult: ...
 
         async def resume(
             self, data: Any = None, *, interrupt: str | None = None
@@ -91,13 +97,21 @@ class InNotebook:
         self._task.add_done_callback(_report_background_failure)
         return self
 
-    def run_sync(self, message: str | None = None) -> AgentRunResult:
-        """`run()` for code that does not `await`: scripts and notebook cells alike."""
-        return _block_on(self.run(message))
+    def run_sync(
+        self, message: str | None = None, *, max_turns: int | None = None
+    ) -> AgentRunResult:
+        """`run()` for code that does not `await`: scripts and notebook cells alike.
+
+        Interrupting the kernel (or Ctrl-C) while it blocks cancels the run, exactly as
+        `run.cancel()` would, and then raises `KeyboardInterrupt`.
+        """
+        return self._block_on(self.run(message, max_turns=max_turns))
 
     def resume_sync(self, data: Any = None, *, interrupt: str | None = None) -> AgentRunResult:
-        """`resume()` for code that does not `await`."""
-        return _block_on(self.resume(data, interrupt=interrupt))
+        """`resume()` for code that does not `await`. Safe from any thread: while the run's
+        loop is running elsewhere (a notebook kernel), the work is handed to that loop and
+        this thread waits for the result."""
+        return self._block_on(self.resume(data, interrupt=interrupt))
 
     def reject_sync(
         self,
@@ -105,21 +119,44 @@ class InNotebook:
         *,
         interrupt: str | None = None,
     ) -> AgentRunResult:
-        """`reject()` for code that does not `await`."""
-        return _block_on(self.reject(error, interrupt=interrupt))
+        """`reject()` for code that does not `await`; safe from any thread, as `resume_sync`."""
+        return self._block_on(self.reject(error, interrupt=interrupt))
 
+    def _block_on(self, coro: Coroutine[Any, Any, AgentRunResult]) -> AgentRunResult:
+        home = self.loop
+        try:
+            current: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            current = None
+        if home is not None and home is not current and home.is_running():
+            # Another thread's loop runs this run (a kernel, a server): work there only.
+            future = asyncio.run_coroutine_threadsafe(coro, home)
+            try:
+                return future.result()
+            except KeyboardInterrupt:
+                future.cancel()
+                raise
+        if current is None:
+            # asyncio.run turns Ctrl-C into cancelling the run's task, then re-raises it.
+            return asyncio.run(coro)
+        # Inside a running loop (a notebook cell): let this one call nest, on this loop only.
+        # Never reached from widget handlers, which hand work to the loop instead.
+        import nest_asyncio2
 
-def _block_on(coro: Coroutine[Any, Any, AgentRunResult]) -> AgentRunResult:
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    # Inside a running loop (a notebook cell): let this one call nest, on this loop only.
-    # Never reached from widget handlers, which hand work to the loop instead.
-    import nest_asyncio2
-
-    nest_asyncio2.apply(loop)
-    return loop.run_until_complete(coro)
+        nest_asyncio2.apply(current)
+        task = current.create_task(coro)
+        try:
+            return current.run_until_complete(task)
+        except KeyboardInterrupt:
+            # The kernel was interrupted while the run worked: stop it the same way a
+            # cancelled task stops (calls in flight recorded as cancelled), then say so.
+            task.cancel()
+            for _ in range(3):  # the cancellation, or a repeated interrupt meanwhile
+                with contextlib.suppress(BaseException):
+                    current.run_until_complete(task)
+                if task.done():
+                    break
+            raise
 
 
 def _report_background_failure(task: asyncio.Task[AgentRunResult]) -> None:

@@ -10,15 +10,17 @@ from ._state import PendingInterrupt
 
 __all__ = ["AgentRunResult", "RunStatus"]
 
-RunStatus = Literal["completed", "interrupted", "failed"]
+RunStatus = Literal["completed", "interrupted", "failed", "cancelled"]
 
 
 @dataclass(frozen=True, slots=True)
 class AgentRunResult:
-    """How a stretch of the run ended. `interrupted` and `failed` are results, not raises.
+    """How a stretch of the run ended. `interrupted`, `failed` and `cancelled` are
+    results, not raises.
 
     `prompt` is the run's live transcript; `pending` lists what an interrupted run waits
-    on; `error` says why a failed run stopped (call `run()` again to retry from there).
+    on; `error` says why a failed run stopped (call `run()` again to retry from there) or
+    who cancelled it and why.
     """
 
     status: RunStatus

@@ -4,28 +4,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel
 
 from .._json import check_text, to_json_value
+from .._workers import is_alive
 from ..actions import Rejection
 from ..errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
+    MaxTurnsExceededError,
     NoPendingInterruptError,
     ResumeBatchError,
     RunBusyError,
     RunStateError,
     RunSuspendedError,
     UnknownInterruptError,
+    UsageError,
 )
 from ..interrupts._answers import accept_answer, as_error_info
 from ..models import ModelRequest, ModelResponse, checked_response
 from ..transcript import (
     AssistantMessage,
+    Cancellation,
     ErrorInfo,
     InterruptEntry,
     Prompt,
@@ -38,7 +44,10 @@ from ..transcript import (
 )
 from ._agent import Agent
 from ._batch import cancellation, check_batch, is_replay, wire_entries
+from ._cancel import cancel_open_calls, run_cancelled_error
+from ._claims import claim, held, release
 from ._events import (
+    CancelledEvent,
     CompletedEvent,
     Event,
     EventHandler,
@@ -50,6 +59,7 @@ from ._events import (
     RunFinishedEvent,
     RunStartedEvent,
     TextDeltaEvent,
+    ToolCallFinishedEvent,
 )
 from ._execute import ToolRunner, needs_work
 from ._notebook import InNotebook
@@ -60,6 +70,9 @@ from ._turn import ask_model, unique_calls
 __all__ = ["AgentRun"]
 
 logger = logging.getLogger("pausepoint")
+
+Answer = tuple[ToolCall, InterruptEntry, Resolution]
+OnRecorded = Callable[[], object]
 
 
 class AgentRun(InNotebook):
@@ -72,6 +85,10 @@ class AgentRun(InNotebook):
         run = AgentRun(agent, Prompt.from_user("Delete record 7"))
         result = await run.run()            # status "interrupted": nothing raised
         result = await run.resume({"approved": True})
+
+    `await run.cancel()` (or `run.cancel_threadsafe()` from any thread) stops it; one
+    run id has one executor per process, so a second object over the same Prompt gets
+    `RunBusyError` while this one executes.
     """
 
     def __init__(self, agent: Agent, prompt: Prompt | str) -> None:
@@ -85,6 +102,14 @@ class AgentRun(InNotebook):
         self._busy = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._result: AgentRunResult | None = None
+        # What executes right now (the stretch's task, on its loop), for cancel() from any
+        # thread; the lock makes the pair read as one.
+        self._lock = threading.Lock()
+        self._executing: tuple[asyncio.AbstractEventLoop, asyncio.Task[AgentRunResult]] | None
+        self._executing = None
+        self._cancel_request: Cancellation | None = None
+        self._cancel_waiters: list[Future[AgentRunResult | None]] = []
+        self._children: list[asyncio.Task[None]] = []
         # Pydantic classes of answers awaited by this process; after a restore the JSON
         # Schema recorded in the entry is used instead.
         self._response_models: dict[str, type[BaseModel]] = {}
@@ -93,6 +118,7 @@ class AgentRun(InNotebook):
             prompt=prompt,
             emit=self._emit,
             response_models=self._response_models,
+            default_timeout=agent.action_timeout,
         )
 
     # -- what the run is -------------------------------------------------------------
@@ -119,8 +145,9 @@ class AgentRun(InNotebook):
 
     @property
     def busy(self) -> bool:
-        """True while the run is executing (asking the model or running actions)."""
-        return self._busy
+        """True while the run is executing (asking the model or running actions), by this
+        object or by another `AgentRun` over the same run id in this process."""
+        return self._busy or held(self.id)
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop | None:
@@ -137,15 +164,21 @@ class AgentRun(InNotebook):
 
     # -- driving it ------------------------------------------------------------------
 
-    async def run(self, message: str | None = None) -> AgentRunResult:
-        """Continue the run until it completes, pauses or fails.
+    async def run(
+        self, message: str | None = None, *, max_turns: int | None = None
+    ) -> AgentRunResult:
+        """Continue the run until it completes, pauses, fails or is cancelled.
 
         `message` appends a user message first (a follow-up to a completed run). Raises
         `RunSuspendedError` while an interrupt waits for an answer, changing nothing.
         Interrupts whose `expires_at` passed are declined as expired, and the run goes on.
+        `max_turns` overrides the agent's allowance of model requests for this stretch
+        (to continue a run that failed with `MaxTurnsExceededError`).
         """
         if message is not None:
             message = check_text(message, "The message")
+        if max_turns is not None and not (isinstance(max_turns, int) and max_turns > 0):
+            raise UsageError(f"max_turns must be a positive int, not {max_turns!r}.")
         with self._busy_guard():
             pending = self._prompt.pending()
             now = utc_now()
@@ -156,24 +189,26 @@ class AgentRun(InNotebook):
                     f"The run waits on {len(waiting)} interrupt(s) ({ids}). Answer with "
                     "run.resume(data) or run.reject(reason) before calling run() again."
                 )
-            for record, entry in pending:
-                error = ErrorInfo(
-                    name="InterruptExpired",
-                    message=f"Nobody answered before the interrupt expired ({entry.expires_at}).",
-                )
-                resolution = RejectResolution(error=error)
-                self._record(entry, resolution)
-                await self._emit(ResolvedEvent(record, entry, resolution))
-            if message is not None:
-                self._prompt.items.append(UserMessage(text=message))
-            return await self._advance()
+            expired: list[Answer] = [
+                (record, entry, RejectResolution(error=_expired(entry)))
+                for record, entry in pending
+            ]
+            return await self._record_and_continue(expired, message=message, max_turns=max_turns)
 
-    async def resume(self, data: Any = None, *, interrupt: str | None = None) -> AgentRunResult:
+    async def resume(
+        self,
+        data: Any = None,
+        *,
+        interrupt: str | None = None,
+        on_recorded: OnRecorded | None = None,
+    ) -> AgentRunResult:
         """Answer a pending interrupt and re-run its action with `ctx.resumption.data = data`.
 
         `interrupt` picks the entry by id; leave it out when exactly one is pending. For a
         tool approval, `data` is `True`, `False`, or `{"approved": ..., "editedArgs": {...}}`.
-        The answer is recorded before the action re-runs. A refused answer records nothing.
+        The answer is recorded before the action re-runs (`on_recorded()` is called then,
+        on the run's loop: what a UI needs to acknowledge the answer at once). A refused
+        answer records nothing.
         """
         record, entry = self._target(interrupt)
         with self._busy_guard():
@@ -185,26 +220,22 @@ class AgentRun(InNotebook):
                 response_model=self._response_models.get(entry.id),
                 max_bytes=self.agent.max_answer_bytes,
             )
-            resolution = ResumeResolution(data=value)
-            self._record(entry, resolution)
-            await self._emit(ResolvedEvent(record, entry, resolution))
-            return await self._advance()
+            answer = (record, entry, ResumeResolution(data=value))
+            return await self._record_and_continue([answer], on_recorded=on_recorded)
 
     async def reject(
         self,
         error: Rejection | ErrorInfo | str | dict[str, Any] | None = None,
         *,
         interrupt: str | None = None,
+        on_recorded: OnRecorded | None = None,
     ) -> AgentRunResult:
         """Decline a pending interrupt. The action is not re-run; the model sees `error`."""
         record, entry = self._target(interrupt)
         with self._busy_guard():
             self._check_open(entry)
-            info = as_error_info(error)
-            resolution = RejectResolution(error=info)
-            self._record(entry, resolution)
-            await self._emit(ResolvedEvent(record, entry, resolution))
-            return await self._advance()
+            answer = (record, entry, RejectResolution(error=as_error_info(error)))
+            return await self._record_and_continue([answer], on_recorded=on_recorded)
 
     async def continue_with(
         self, entries: Iterable[Mapping[str, Any] | BaseModel]
@@ -234,21 +265,58 @@ class AgentRun(InNotebook):
             )
             if errors:
                 raise ResumeBatchError(errors)
+            answers: list[Answer] = []
             for item in items:
                 found = self._prompt.find_interrupt(item["interruptId"])
                 assert found is not None  # checked above
-                record, entry = found
                 resolution: Resolution
                 if item["status"] == "resolved":
-                    resolution = ResumeResolution(
-                        data=to_json_value(item.get("payload"), "payload")
-                    )
-                    self._record(entry, resolution)
+                    data = to_json_value(item.get("payload"), "payload")
+                    resolution = ResumeResolution(data=data)
                 else:
                     resolution = RejectResolution(error=cancellation(item))
-                    self._record(entry, resolution)
-                await self._emit(ResolvedEvent(record, entry, resolution))
-            return await self._advance()
+                answers.append((*found, resolution))
+            return await self._record_and_continue(answers)
+
+    async def cancel(self, reason: str | None = None) -> AgentRunResult | None:
+        """Stop the run: from its own loop, another loop, or (awaited there) any thread.
+
+        The run ends with status `cancelled`; calls that were in flight are recorded as
+        `cancelled` (with who and why) and are never started again: continuing the run
+        shows the model they were cancelled. `run_finished` fires and `result` / `wait()`
+        report the cancelled result, which this returns once the run has stopped. A run
+        that is not executing is left as it is (this returns its latest result).
+        """
+        return await asyncio.wrap_future(self.cancel_threadsafe(reason))
+
+    def cancel_threadsafe(self, reason: str | None = None) -> Future[AgentRunResult | None]:
+        """`cancel()` for code without a loop of its own (widget handlers, other threads):
+        asks the run's loop to stop the run and returns at once. The returned
+        `concurrent.futures.Future` completes with the run's result once it has stopped.
+        """
+        done: Future[AgentRunResult | None] = Future()
+        with self._lock:
+            loop = self._executing[0] if self._executing is not None else self._loop
+        if loop is None or loop.is_closed() or not loop.is_running():
+            done.set_result(self._result)  # nothing can be executing
+            return done
+
+        def stop() -> None:  # on the run's loop, between two steps of the run
+            if not self._busy:
+                done.set_result(self._result)
+                return
+            if self._cancel_request is None:
+                self._cancel_request = Cancellation(by="user", reason=reason)
+            self._cancel_waiters.append(done)
+            if self._executing is not None:
+                self._executing[1].cancel()
+            # else: between an answer and its stretch; the stretch stops as it starts.
+
+        try:
+            loop.call_soon_threadsafe(stop)
+        except RuntimeError:  # the loop closed: nothing executes there any more
+            done.set_result(self._result)
+        return done
 
     def agui_interrupts(self) -> list[dict[str, Any]]:
         """The pending interrupts as AG-UI `Interrupt` wire dicts, bound for TanStack AI."""
@@ -285,7 +353,7 @@ class AgentRun(InNotebook):
                 )
             return found
         pending = self._prompt.pending()
-        if not pending and self._busy:
+        if not pending and self.busy:
             raise RunBusyError(
                 "The run is executing and waits on nobody yet; answer once it has paused "
                 "(await run.wait())."
@@ -308,51 +376,141 @@ class AgentRun(InNotebook):
                 "longer be answered. Call run() to continue; it is declined as expired."
             )
 
-    def _record(self, entry: InterruptEntry, resolution: Resolution) -> None:
-        entry.resolution = resolution
-        self._response_models.pop(entry.id, None)
-
     @contextmanager
     def _busy_guard(self) -> Iterator[None]:
-        if self._busy:
-            raise RunBusyError(
-                "The run is executing; wait for the current call to return before "
-                "calling run(), resume() or reject() again."
-            )
-        self._busy = True
+        claim(self.id, self)
         try:
+            self._refuse_live_threads()
+            self._loop = asyncio.get_running_loop()
+            self._busy = True
             yield
         finally:
             self._busy = False
+            release(self.id, self)
+            # A Stop that came while a refused call held the run: nothing was running.
+            self._cancel_request = None
+            self._answer_cancel_waiters()
+
+    def _answer_cancel_waiters(self) -> None:
+        waiters, self._cancel_waiters = self._cancel_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(self._result)
+
+    def _refuse_live_threads(self) -> None:
+        _, records = self._prompt.current_turn()
+        for record in records:
+            if needs_work(record) and is_alive((self.id, record.id)):
+                raise RunBusyError(
+                    f"Tool call {record.id!r} ({record.name}) is still executing in a "
+                    "worker thread from an earlier, stopped execution; it is not started "
+                    "twice. Wait for it to return, then continue the run."
+                )
 
     async def _emit(self, event: Event) -> None:
         await self._events.emit(event)
 
-    async def _advance(self) -> AgentRunResult:
-        self._loop = asyncio.get_running_loop()
-        await self._emit(RunStartedEvent(self.id))
+    async def _record_and_continue(
+        self,
+        answers: list[Answer],
+        *,
+        message: str | None = None,
+        max_turns: int | None = None,
+        on_recorded: OnRecorded | None = None,
+    ) -> AgentRunResult:
+        """The one way answers enter the run (resume, reject, a batch, expiry): write
+        each resolution, tell whoever asked, and continue."""
+        for record, entry, resolution in answers:
+            entry.resolution = resolution
+            self._response_models.pop(entry.id, None)
+            await self._emit(ResolvedEvent(record, entry, resolution))
+        if message is not None:
+            self._prompt.items.append(UserMessage(text=message))
+        if on_recorded is not None:
+            on_recorded()
+        return await self._advance(max_turns)
+
+    async def _advance(self, max_turns: int | None = None) -> AgentRunResult:
+        """One stretch of the run, in a task of its own so that `cancel()` stops exactly
+        it. However it ends, `result` is current and `run_finished` fires."""
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        task = loop.create_task(self._advance_until_stop(max_turns or self.agent.max_turns))
+        with self._lock:
+            self._executing = (loop, task)
+        if self._cancel_request is not None:
+            task.cancel()  # Stop came between the answer and this stretch
+        outer = asyncio.current_task()
+        reraise: BaseException | None = None
         try:
-            result = await self._advance_until_stop()
+            result = await task
+        except (asyncio.CancelledError, KeyboardInterrupt) as exc:
+            if isinstance(exc, KeyboardInterrupt) or (outer is not None and outer.cancelling()):
+                reraise = exc  # the task (or the kernel) asked to stop: the caller must see it
+            cancellation = self._cancel_request or Cancellation(
+                by="interrupt",
+                reason="KeyboardInterrupt" if isinstance(exc, KeyboardInterrupt) else None,
+            )
+            result = await self._stop(task, cancellation)
         except Exception as exc:
             logger.error("The run stopped on an internal error", exc_info=exc)
             error = ErrorInfo(name=type(exc).__name__, message=str(exc) or repr(exc))
             await self._emit(FailedEvent(error, exc))
             result = self._finish("failed", error=error, exception=exc)
+        finally:
+            with self._lock:
+                self._executing = None
+            self._cancel_request = None
         self._result = result
         await self._emit(RunFinishedEvent(result))
+        self._answer_cancel_waiters()
+        if reraise is not None:
+            raise reraise
         return result
 
-    async def _advance_until_stop(self) -> AgentRunResult:
+    async def _stop(
+        self, task: asyncio.Task[AgentRunResult], cancellation: Cancellation
+    ) -> AgentRunResult:
+        """Record a cancelled stretch: calls in flight (or not yet started) become
+        `cancelled`, and are never started again."""
+        task.cancel()
+        children, self._children = self._children, []
+        for child in children:
+            child.cancel()
+        await asyncio.gather(task, *children, return_exceptions=True)
+        for record in cancel_open_calls(self._prompt, cancellation):
+            await self._emit(ToolCallFinishedEvent(record))
+        error = run_cancelled_error(cancellation)
+        result = self._finish("cancelled", error=error)
+        await self._emit(CancelledEvent(cancellation, result))
+        return result
+
+    async def _advance_until_stop(self, max_turns: int) -> AgentRunResult:
+        await self._emit(RunStartedEvent(self.id))
+        turns = 0
         while True:
             assistant, records = self._prompt.current_turn()
             open_records = [r for r in records if needs_work(r)]
+            if len(open_records) == 1:  # the common case, without a task per call
+                await self._tools.execute(open_records[0])
+                continue
             if open_records:
-                await asyncio.gather(*(self._tools.execute(r) for r in open_records))
+                self._children = [
+                    asyncio.ensure_future(self._tools.execute(r)) for r in open_records
+                ]
+                await asyncio.gather(*self._children)
+                self._children = []
                 continue
             if any(r.pending_interrupt is not None for r in records):
                 return self._finish("interrupted")
             if assistant is not None and not assistant.tool_calls:
                 return await self._complete()
+            if turns >= max_turns:
+                limit = MaxTurnsExceededError(max_turns)
+                error = ErrorInfo(name=type(limit).__name__, message=str(limit))
+                await self._emit(FailedEvent(error, limit))
+                return self._finish("failed", error=error, exception=limit)
+            turns += 1
             try:
                 response = await self._ask_model()
             except Exception as exc:
@@ -398,7 +556,9 @@ class AgentRun(InNotebook):
         async def on_text(text: str) -> None:
             await self._emit(TextDeltaEvent(text))
 
-        return checked_response(await ask_model(self.agent.model, request, on_text))
+        return checked_response(
+            await ask_model(self.agent.model, request, on_text, self.agent.model_timeout)
+        )
 
     @property
     def result(self) -> AgentRunResult | None:
@@ -419,3 +579,10 @@ class AgentRun(InNotebook):
 
     def __repr__(self) -> str:
         return f"<AgentRun {self.id} {self.state.status}>"
+
+
+def _expired(entry: InterruptEntry) -> ErrorInfo:
+    return ErrorInfo(
+        name="InterruptExpired",
+        message=f"Nobody answered before the interrupt expired ({entry.expires_at}).",
+    )

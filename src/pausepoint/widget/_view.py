@@ -31,6 +31,7 @@ from ..run import (
     Event,
     InterruptedEvent,
     MessageEvent,
+    OnRecorded,
     ResolvedEvent,
     RunFinishedEvent,
     RunStartedEvent,
@@ -230,26 +231,29 @@ class RunView(anywidget.AnyWidget):
         if not isinstance(request_id, str):
             logger.warning("pausepoint view: ignored a message without requestId: %r", content)
             return
+        if kind == "cancel":
+            self._cancel(request_id)
+            return
         if kind not in ("resume", "reject") or not isinstance(interrupt, str):
             self._respond_error(
                 request_id, "BadRequest", "Expected {type: resume|reject, interrupt: <id>}."
             )
             return
         run = self._run
-        start: Callable[[], Coroutine[Any, Any, Any]]
+        start: Callable[[OnRecorded], Coroutine[Any, Any, Any]]
         if kind == "resume":
             data = content.get("data")
 
-            def start() -> Coroutine[Any, Any, Any]:
-                return run.resume(data, interrupt=interrupt)
+            def start(recorded: OnRecorded) -> Coroutine[Any, Any, Any]:
+                return run.resume(data, interrupt=interrupt, on_recorded=recorded)
         else:
             reason = content.get("reason")
             rejection = (
                 Rejection(message=reason) if isinstance(reason, str) and reason.strip() else None
             )
 
-            def start() -> Coroutine[Any, Any, Any]:
-                return run.reject(rejection, interrupt=interrupt)
+            def start(recorded: OnRecorded) -> Coroutine[Any, Any, Any]:
+                return run.reject(rejection, interrupt=interrupt, on_recorded=recorded)
 
         loop = self._target_loop()
         if loop is None:
@@ -269,28 +273,32 @@ class RunView(anywidget.AnyWidget):
                 return loop
         return None
 
+    def _cancel(self, request_id: str) -> None:
+        """Stop: ask the run's loop to cancel the run; reply once it has stopped."""
+        stopped = self._run.cancel_threadsafe("Stopped from the view.")
+
+        def reply(_: Future[Any]) -> None:
+            self.send({"type": "response", "requestId": request_id, "ok": True})
+
+        stopped.add_done_callback(reply)
+
     async def _answer(
         self,
         request_id: str,
-        start: Callable[[], Coroutine[Any, Any, Any]],
+        start: Callable[[OnRecorded], Coroutine[Any, Any, Any]],
     ) -> None:
         """Runs on the run's loop: reply ok once the answer is recorded, or the error."""
         accepted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-        def on_resolved(event: Event) -> None:
-            # Handlers run inside the task that recorded the answer: only ours counts.
-            if asyncio.current_task() is task and not accepted.done():
+        def recorded() -> None:
+            if not accepted.done():
                 accepted.set_result(None)
 
-        off = self._run.on("resolved", on_resolved)
-        task = asyncio.ensure_future(start())
+        task = asyncio.ensure_future(start(recorded))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         task.add_done_callback(_log_task_failure)
-        try:
-            await asyncio.wait({task, accepted}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            off()
+        await asyncio.wait({task, accepted}, return_when=asyncio.FIRST_COMPLETED)
         if accepted.done():
             self.send({"type": "response", "requestId": request_id, "ok": True})
             return

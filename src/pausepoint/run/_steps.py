@@ -1,0 +1,130 @@
+"""What a tool call record needs next: one pure function of the record and its action.
+
+The loop executes whatever `next_step` says, so every rule about re-running, declining
+and approving lives here, in one place, and is tested as a table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from pydantic import BaseModel, ValidationError
+
+from ..actions import Action, Resumption
+from ..interrupts._answers import parse_approval
+from ..transcript import ErrorInfo, InterruptEntry, RejectResolution, ResumeResolution, ToolCall
+
+__all__ = [
+    "AskApproval",
+    "Fail",
+    "Invoke",
+    "Reject",
+    "Settled",
+    "Step",
+    "Wait",
+    "needs_work",
+    "next_step",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The call has its outcome (succeeded, failed, rejected or cancelled)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """The call waits on a person's answer to `entry`."""
+
+    entry: InterruptEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Fail:
+    """Record the call as failed with `error`, without running anything."""
+
+    error: ErrorInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """Record the call as rejected with `error`: the action never runs."""
+
+    error: ErrorInfo
+
+
+@dataclass(frozen=True, slots=True)
+class AskApproval:
+    """Pause with a tool-approval interrupt before the action runs."""
+
+    input: BaseModel
+
+
+@dataclass(frozen=True, slots=True)
+class Invoke:
+    """Run the action with `input`; `attempt` counts this execution (1 = the first)."""
+
+    input: BaseModel
+    resumption: Resumption | None
+    attempt: int
+
+
+Step: TypeAlias = Settled | Wait | Fail | Reject | AskApproval | Invoke
+
+_SETTLED = Settled()
+
+
+def needs_work(record: ToolCall) -> bool:
+    """Not yet run, cut short by a crash, or answered and waiting to go on."""
+    if record.status in ("pending", "running"):
+        return True
+    latest = record.latest_interrupt
+    return record.status == "interrupted" and latest is not None and not latest.is_pending
+
+
+def next_step(record: ToolCall, action: Action | None, known: str = "") -> Step:
+    """What to do with `record` now. `action` is the action it names (None when the agent
+    has none by that name; `known` then lists the names it has, for the error)."""
+    if not needs_work(record):
+        pending = record.pending_interrupt
+        return Wait(pending) if pending is not None else _SETTLED
+    if action is None:
+        return Fail(
+            ErrorInfo(
+                name="UnknownAction",
+                message=f"There is no action named {record.name!r}. Known actions: "
+                f"{known or 'none'}.",
+            )
+        )
+    latest = record.latest_interrupt
+    resumption: Resumption | None = None
+    if latest is not None and isinstance(latest.resolution, RejectResolution):
+        return Reject(latest.resolution.error)
+    if latest is not None and isinstance(latest.resolution, ResumeResolution):
+        if latest.kind == "generic":
+            resumption = Resumption(latest.resolution.data, latest.state, latest.id)
+        elif not parse_approval(latest.resolution.data).approved:
+            return Reject(
+                ErrorInfo(
+                    name="ToolApprovalDenied",
+                    message=f"The user declined to run {action.name}; it was not executed.",
+                )
+            )
+    try:
+        input = action.validate_input(record.effective_input)
+    except ValidationError as exc:
+        return Fail(_invalid_input(action, exc))
+    if action.needs_approval and not any(e.kind == "tool-approval" for e in record.interrupts):
+        return AskApproval(input)
+    return Invoke(input, resumption, record.attempts + 1)
+
+
+def _invalid_input(action: Action, exc: ValidationError) -> ErrorInfo:
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors()
+    )
+    return ErrorInfo(
+        name="InvalidInput",
+        message=f"The input does not fit {action.name}'s schema: {problems}",
+    )

@@ -1,0 +1,57 @@
+"""Stopping a long run from its view in a real JupyterLab: Stop, and the kernel agrees.
+Screenshots go to test-artifacts/browser/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import expect
+
+SETUP = """
+import asyncio
+from pausepoint import Agent, ScriptedModel, action, call
+
+@action
+async def crunch(rows: int) -> str:
+    \"\"\"Crunch numbers for a long time.\"\"\"
+    await asyncio.Event().wait()
+    return "crunched"
+
+agent = Agent(model=ScriptedModel([call("crunch", rows=10**9), "Done."]), actions=[crunch])
+"""
+START = """
+run = agent.start("Crunch everything")
+run
+"""
+CHECK = """
+call_ = next(run.prompt.tool_calls())
+print("KERNEL", run.result.status, "|", call_.status, "|", call_.cancellation.by)
+"""
+
+OpenNotebook = Callable[[str, list[str]], Any]
+
+
+def test_stop_a_long_run_from_the_view(open_notebook: OpenNotebook) -> None:
+    nb = open_notebook("stop", [SETUP, START, CHECK])
+    nb.run_cell(0)
+    nb.run_cell(1)
+    view = nb.widget(0)
+    expect(view.get_by_test_id("pp-status")).to_have_attribute(
+        "data-status", "running", timeout=60_000
+    )
+    tool = view.locator('[data-testid="pp-tool-call"]')
+    expect(tool).to_have_attribute("data-status", "running", timeout=30_000)
+    nb.screenshot("stop-running")
+
+    view.get_by_test_id("pp-stop").click()
+
+    status = view.get_by_test_id("pp-status")
+    expect(status).to_have_attribute("data-status", "cancelled", timeout=30_000)
+    expect(status).to_contain_text("Cancelled")
+    expect(view.get_by_test_id("pp-stop")).to_have_count(0)
+    expect(tool).to_have_attribute("data-status", "cancelled")
+    nb.screenshot("stop-cancelled")
+
+    nb.run_cell(2)
+    expect(nb.output(2).last).to_contain_text("KERNEL cancelled | cancelled | user", timeout=30_000)
