@@ -6,6 +6,8 @@ import threading
 from datetime import timedelta
 
 import pytest
+from tests.store.conftest import Clock, StoreFactory
+from tests.store.transcripts import T0, finish_step, rich_prompt, start_step
 
 from pausepoint import AssistantMessage, Prompt, ResumeResolution, UserMessage
 from pausepoint.store import (
@@ -17,8 +19,6 @@ from pausepoint.store import (
     StoreError,
     pending_of,
 )
-from tests.store.conftest import Clock, StoreFactory
-from tests.store.transcripts import T0, finish_step, rich_prompt, start_step
 
 
 def test_loaded_prompt_is_equal_and_byte_identical(store: RunStore) -> None:

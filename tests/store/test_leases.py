@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from tests.store.conftest import Clock
 
 from pausepoint import AssistantMessage, Prompt
 from pausepoint.store import LeaseHeldError, LeaseLostError, RunStore
-from tests.store.conftest import Clock
 
 
 @pytest.fixture

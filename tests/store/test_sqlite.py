@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from tests.store.transcripts import rich_prompt
 
 from pausepoint import AssistantMessage, Prompt
 from pausepoint.store import (
@@ -16,7 +17,6 @@ from pausepoint.store import (
     StoreConflictError,
     StoreSchemaError,
 )
-from tests.store.transcripts import rich_prompt
 
 
 def test_the_file_uses_write_ahead_logging(tmp_path: Path) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.conftest import paused_delete
+from tests.store.conftest import Clock, StoreFactory
+from tests.store.transcripts import finish_step, start_step
 
 from pausepoint import (
     Action,
@@ -25,9 +28,6 @@ from pausepoint.store import (
     StoreConflictError,
     StoreError,
 )
-from tests.conftest import paused_delete
-from tests.store.conftest import Clock, StoreFactory
-from tests.store.transcripts import finish_step, start_step
 
 
 class RecordingStore(SQLiteStore):
@@ -151,9 +151,7 @@ def test_a_writer_that_lost_a_race_is_unchanged_and_a_reloaded_one_goes_on(
     assert here.load_prompt("run_w")[0] == current
 
 
-def test_a_writer_whose_lease_was_taken_over_cannot_save(
-    store: RunStore, clock: Clock
-) -> None:
+def test_a_writer_whose_lease_was_taken_over_cannot_save(store: RunStore, clock: Clock) -> None:
     store.create(Prompt.from_user("go", run_id="run_lease"), status="interrupted")
     writer, prompt = RunWriter.load(store, "run_lease", owner="a", ttl=30)
     start_step(prompt, 1)

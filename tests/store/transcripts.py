@@ -39,7 +39,7 @@ def rich_prompt(run_id: str = "run_rich", *, waiting: bool = True) -> Prompt:
         resolution=RejectResolution(error=ErrorInfo(name="Declined", message="no"), at=T0),
     )
     items: list[UserMessage | AssistantMessage | ToolCall] = [
-        UserMessage(text="Tidy the records — ünïcødé, 漢字, emoji 🎉, \u2028 and \"quotes\""),
+        UserMessage(text='Tidy the records — ünïcødé, 漢字, emoji 🎉, \u2028 and "quotes"'),
         AssistantMessage(
             text="On it.",
             tool_calls=[
@@ -98,3 +98,41 @@ def finish_step(record: ToolCall, n: int) -> None:
     """The second half: the call returns."""
     record.status = "succeeded"
     record.result = n + 1
+
+
+def first_version(run_id: str) -> Prompt:
+    """Version 1 of a run in the scripted history used by the crash test."""
+    return Prompt(
+        run_id=run_id,
+        thread_id=f"thread_{run_id}",
+        instructions=f"Instructions of {run_id}",
+        items=[UserMessage(text=f"start {run_id} ✓")],
+    )
+
+
+def advance(prompt: Prompt, version: int) -> None:
+    """Turn the scripted history's `version` of a run into the next one, in place, as the
+    loop would: start a call, pause it, answer it, finish it and go on."""
+    step = version % 4
+    if step == 1:
+        start_step(prompt, version)
+        return
+    record = prompt.items[-1]
+    assert isinstance(record, ToolCall)
+    if step == 2:
+        record.status = "interrupted"
+        record.interrupts.append(
+            InterruptEntry(
+                id=f"int_{prompt.run_id}_{version}",
+                message=f"Go on with {version}?",
+                data={"version": version, "padding": "·" * (version % 50)},
+                state={"seen": [version, None]},
+                created_at=T0,
+            )
+        )
+    elif step == 3:
+        record.interrupts[-1].resolution = ResumeResolution(data={"ok": version}, at=T0)
+    else:
+        record.status = "succeeded"
+        record.result = {"version": version}
+        prompt.items.append(AssistantMessage(text=f"after {version}"))
