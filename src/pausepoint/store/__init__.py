@@ -30,6 +30,7 @@ from ._errors import (
 )
 from ._rows import pending_of
 from ._sql import STORE_SCHEMA_VERSION
+from ._temporary import TemporaryPostgres
 from ._writer import RunWriter
 from .postgres import PostgresStore
 from .sqlite import SQLiteStore
@@ -53,5 +54,6 @@ __all__ = [
     "StoreConflictError",
     "StoreError",
     "StoreSchemaError",
+    "TemporaryPostgres",
     "pending_of",
 ]

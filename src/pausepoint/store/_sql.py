@@ -306,17 +306,20 @@ class SQLStore(RunStore):
         now = self._now()
         expires = now + seconds(ttl)
         with self._transaction(write=True) as cur:
-            row = self._run(
-                cur,
-                "UPDATE pausepoint_runs SET lease_owner = ?, lease_expires_at = ? "
-                "WHERE run_id = ? AND (lease_owner IS NULL OR lease_owner = ? "
-                "OR lease_expires_at <= ?) RETURNING run_id",
-                (owner, self._to_db_time(expires), run_id, owner, self._to_db_time(now)),
-            ).fetchone()
-            if row is None:
+            while True:
+                row = self._run(
+                    cur,
+                    "UPDATE pausepoint_runs SET lease_owner = ?, lease_expires_at = ? "
+                    "WHERE run_id = ? AND (lease_owner IS NULL OR lease_owner = ? "
+                    "OR lease_expires_at <= ?) RETURNING run_id",
+                    (owner, self._to_db_time(expires), run_id, owner, self._to_db_time(now)),
+                ).fetchone()
+                if row is not None:
+                    return Lease(run_id, owner, expires)
                 holder, until = self._lease_of(cur, run_id)
-                raise LeaseHeldError(run_id, holder or "", self._from_db_time(until))
-        return Lease(run_id, owner, expires)
+                # Read committed: the holder may have released it since the update looked.
+                if holder is not None and self._from_db_time(until) > now:
+                    raise LeaseHeldError(run_id, holder, self._from_db_time(until))
 
     def renew(self, run_id: str, owner: str, ttl: Seconds) -> Lease:
         expires = self._now() + seconds(ttl)
