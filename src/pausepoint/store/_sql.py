@@ -163,6 +163,8 @@ class SQLStore(RunStore):
     ) -> int:
         appended = [item.model_dump_json() for item in change.appended]
         replaced = sorted((p, item.model_dump_json()) for p, item in change.replaced.items())
+        if replaced and replaced[0][0] < 0:
+            raise IndexError(f"No item at position {replaced[0][0]} of run {run_id!r}.")
         now = self._now()
         sets = ["version = version + 1", "item_count = item_count + ?", "updated_at = ?"]
         params: list[Any] = [len(appended), self._to_db_time(now)]
@@ -175,27 +177,33 @@ class SQLStore(RunStore):
         if not isinstance(change.instructions, Keep):
             sets.append("instructions = ?")
             params.append(change.instructions)
-        where = "run_id = ? AND version = ?"
-        params += [run_id, expected_version]
+        # Replaced positions must be stored ones: checked by the same update, so a bad
+        # position refuses the whole change like a stale version does.
+        where = "run_id = ? AND version = ? AND item_count > ?"
+        params += [run_id, expected_version, replaced[-1][0] if replaced else -1]
         if owner is not None:
             where += " AND lease_owner = ? AND lease_expires_at > ?"
             params += [owner, self._to_db_time(now)]
+        header = f"UPDATE pausepoint_runs SET {', '.join(sets)} WHERE {where}"
+        if not self._apply(run_id, header, params, appended, replaced):
+            self._refuse(run_id, expected_version, owner, now, replaced)
+        return int(expected_version) + 1
+
+    def _apply(
+        self,
+        run_id: str,
+        header: str,
+        params: Sequence[Any],
+        appended: Sequence[str],
+        replaced: Sequence[tuple[int, str]],
+    ) -> bool:
+        """Run the version-checked `header` update and, if it matched, write the items, in
+        one transaction. False (and nothing written) when the update matched no row."""
         with self._transaction(write=True) as cur:
-            row = self._run(
-                cur,
-                f"UPDATE pausepoint_runs SET {', '.join(sets)} WHERE {where} RETURNING item_count",
-                params,
-            ).fetchone()
+            row = self._run(cur, header + " RETURNING item_count", params).fetchone()
             if row is None:
-                self._refuse(cur, run_id, expected_version, owner)
+                return False
             start = row[0] - len(appended)
-            for position, _ in replaced:
-                if not 0 <= position < start:
-                    raise StoreError(
-                        f"Run {run_id!r} has {start} stored items; there is no item at "
-                        f"position {position} to replace. Nothing was written. Append new "
-                        "items instead of replacing them."
-                    )
             if appended:
                 cur.executemany(
                     self._sql(
@@ -210,17 +218,36 @@ class SQLStore(RunStore):
                     ),
                     [(text, run_id, position) for position, text in replaced],
                 )
-        return int(expected_version) + 1
+        return True
 
-    def _refuse(self, cur: Cursor, run_id: str, expected: int, owner: str | None) -> None:
-        row = self._run(
-            cur, "SELECT version, lease_owner FROM pausepoint_runs WHERE run_id = ?", (run_id,)
-        ).fetchone()
+    def _refuse(
+        self,
+        run_id: str,
+        expected: int,
+        owner: str | None,
+        now: datetime,
+        replaced: Sequence[tuple[int, str]],
+    ) -> None:
+        """Raise the reason a write's header update matched no row."""
+        with self._transaction(write=False) as cur:
+            row = self._run(
+                cur,
+                "SELECT version, lease_owner, lease_expires_at, item_count "
+                "FROM pausepoint_runs WHERE run_id = ?",
+                (run_id,),
+            ).fetchone()
         if row is None:
             raise RunNotFoundError(run_id)
-        if row[0] != expected:
-            raise StoreConflictError(run_id, expected, row[0])
-        raise LeaseLostError(run_id, owner or "", row[1])
+        version, holder, until, count = row
+        if version != expected:
+            raise StoreConflictError(run_id, expected, version)
+        if owner is not None and (holder != owner or self._from_db_time(until) <= now):
+            raise LeaseLostError(run_id, owner, holder)
+        raise StoreError(
+            f"Run {run_id!r} has {count} stored items; there is no item at position "
+            f"{replaced[-1][0] if replaced else count} to replace. Nothing was written. "
+            "Append new items instead of replacing them."
+        )
 
     def delete(self, run_id: str) -> None:
         with self._transaction(write=True) as cur:

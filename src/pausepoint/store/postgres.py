@@ -8,7 +8,7 @@ two writers on one version cannot both commit, whichever machine they run on.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -108,6 +108,37 @@ class PostgresStore(SQLStore):
                 # Header and items read in one snapshot, even while writers commit.
                 cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield cur
+
+    def _apply(
+        self,
+        run_id: str,
+        header: str,
+        params: Sequence[Any],
+        appended: Sequence[str],
+        replaced: Sequence[tuple[int, str]],
+    ) -> bool:
+        # One statement (one round trip, atomic on its own): the items are written only
+        # if the version-checked header update matched.
+        statement = self._sql(
+            f"WITH h AS ({header} RETURNING item_count - ? AS start), "
+            "ins AS (INSERT INTO pausepoint_items (run_id, position, item) "
+            "SELECT ?, h.start + a.ord - 1, a.item "
+            "FROM h, unnest(?::text[]) WITH ORDINALITY AS a(item, ord)), "
+            "rep AS (UPDATE pausepoint_items AS i SET item = r.item "
+            "FROM h, unnest(?::int[], ?::text[]) AS r(position, item) "
+            "WHERE i.run_id = ? AND i.position = r.position) "
+            "SELECT start FROM h"
+        )
+        values = [
+            *params,
+            len(appended),
+            run_id,
+            list(appended),
+            [position for position, _ in replaced],
+            [text for _, text in replaced],
+            run_id,
+        ]
+        return self._connection().execute(statement, values).fetchone() is not None
 
     def _sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
