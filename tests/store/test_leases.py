@@ -8,7 +8,7 @@ import pytest
 from tests.store.conftest import Clock
 
 from pausepoint import AssistantMessage, Prompt
-from pausepoint.store import LeaseHeldError, LeaseLostError, RunStore
+from pausepoint.store import LeaseHeldError, LeaseLostError, RunStore, StoreUsageError
 
 
 @pytest.fixture
@@ -96,5 +96,5 @@ def test_leases_do_not_change_the_run_version(store: RunStore, run_id: str) -> N
 
 
 def test_a_lease_needs_a_positive_time_to_live(store: RunStore, run_id: str) -> None:
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(StoreUsageError, match="positive"):
         store.acquire(run_id, "a", 0)

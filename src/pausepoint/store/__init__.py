@@ -27,6 +27,7 @@ from ._errors import (
     StoreConflictError,
     StoreError,
     StoreSchemaError,
+    StoreUsageError,
 )
 from ._rows import pending_of
 from ._sql import STORE_SCHEMA_VERSION
@@ -54,6 +55,7 @@ __all__ = [
     "StoreConflictError",
     "StoreError",
     "StoreSchemaError",
+    "StoreUsageError",
     "TemporaryPostgres",
     "pending_of",
 ]

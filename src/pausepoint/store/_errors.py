@@ -15,11 +15,17 @@ __all__ = [
     "StoreConflictError",
     "StoreError",
     "StoreSchemaError",
+    "StoreUsageError",
 ]
 
 
 class StoreError(PausepointError):
     """Base class of the errors a run store raises."""
+
+
+class StoreUsageError(StoreError, ValueError):
+    """A call the store cannot carry out as asked (a position that is not stored, a
+    transcript that shrank, a lease without time, a closed store). Nothing was written."""
 
 
 class RunNotFoundError(StoreError):

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..transcript import Prompt, ToolCall
 from ._contract import PendingSummary, RunSummary, Seconds
+from ._errors import StoreUsageError
 
 __all__ = [
     "HEADER_COLUMNS",
@@ -38,7 +39,9 @@ def aware(moment: datetime) -> datetime:
 def seconds(ttl: Seconds) -> timedelta:
     delta = ttl if isinstance(ttl, timedelta) else timedelta(seconds=ttl)
     if delta <= timedelta(0):
-        raise ValueError(f"A lease needs a positive time to live, not {ttl!r}.")
+        raise StoreUsageError(
+            f"A lease needs a positive time to live, not {ttl!r}: pass seconds > 0."
+        )
     return delta
 
 

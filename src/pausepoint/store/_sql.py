@@ -31,6 +31,7 @@ from ._errors import (
     StoreConflictError,
     StoreError,
     StoreSchemaError,
+    StoreUsageError,
 )
 from ._rows import (
     HEADER_COLUMNS,
@@ -164,7 +165,9 @@ class SQLStore(RunStore):
         appended = [item.model_dump_json() for item in change.appended]
         replaced = sorted((p, item.model_dump_json()) for p, item in change.replaced.items())
         if replaced and replaced[0][0] < 0:
-            raise IndexError(f"No item at position {replaced[0][0]} of run {run_id!r}.")
+            raise StoreUsageError(
+                f"No item at position {replaced[0][0]} of run {run_id!r}; nothing was written."
+            )
         now = self._now()
         sets = ["version = version + 1", "item_count = item_count + ?", "updated_at = ?"]
         params: list[Any] = [len(appended), self._to_db_time(now)]
@@ -243,7 +246,7 @@ class SQLStore(RunStore):
             raise StoreConflictError(run_id, expected, version)
         if owner is not None and (holder != owner or self._from_db_time(until) <= now):
             raise LeaseLostError(run_id, owner, holder)
-        raise StoreError(
+        raise StoreUsageError(
             f"Run {run_id!r} has {count} stored items; there is no item at position "
             f"{replaced[-1][0] if replaced else count} to replace. Nothing was written. "
             "Append new items instead of replacing them."

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from ..transcript import Item, Prompt, ToolCall
 from ._contract import KEEP, Change, Keep, PendingSummary, RunStore, Seconds
-from ._errors import StoreError
+from ._errors import StoreUsageError
 from ._rows import pending_of
 
 __all__ = ["RunWriter"]
@@ -124,13 +124,13 @@ class RunWriter:
         Reads only the items after the stored ones, the open tool call records and the
         positions in `changed`. Writes nothing."""
         if prompt.run_id != self.run_id:
-            raise StoreError(
+            raise StoreUsageError(
                 f"This writer saves run {self.run_id!r}, not {prompt.run_id!r}: make a "
                 "writer for that run (RunWriter.create or RunWriter.load)."
             )
         items = prompt.items
         if len(items) < self._count:
-            raise StoreError(
+            raise StoreUsageError(
                 f"Run {self.run_id!r} has {self._count} stored items but the Prompt now has "
                 f"{len(items)}: transcripts only grow. Fork into a new run instead of "
                 "removing items."
@@ -142,7 +142,9 @@ class RunWriter:
                 replaced[position] = record
         for position in changed:
             if not 0 <= position < len(items):
-                raise IndexError(f"No item at position {position} of run {self.run_id!r}.")
+                raise StoreUsageError(
+                    f"No item at position {position} of run {self.run_id!r}; nothing was written."
+                )
             if position < self._count:
                 replaced[position] = items[position]
         appended = items[self._count :]
@@ -222,7 +224,7 @@ class RunWriter:
     def renew(self, ttl: Seconds) -> datetime:
         """Extend this writer's lease; returns the new expiry."""
         if self.owner is None:
-            raise StoreError("This writer holds no lease: give RunWriter.load an owner.")
+            raise StoreUsageError("This writer holds no lease: give RunWriter.load an owner.")
         return self.store.renew(self.run_id, self.owner, ttl).expires_at
 
     @property

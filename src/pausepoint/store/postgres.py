@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ._errors import PostgresMissingError
+from ._errors import PostgresMissingError, StoreUsageError
 from ._rows import aware
 from ._sql import Clock, Cursor, SQLStore, iter_statements
 
@@ -92,7 +92,7 @@ class PostgresStore(SQLStore):
         if conn is not None and not conn.closed:
             return conn
         if self._closed:
-            raise RuntimeError("This PostgresStore is closed; open a new one.")
+            raise StoreUsageError("This PostgresStore is closed; open a new one.")
         conn = self._psycopg.connect(self.dsn, autocommit=True)
         conn.execute("SET TIME ZONE 'UTC'")
         self._local.conn = conn

@@ -15,6 +15,7 @@ from datetime import datetime
 from os import PathLike
 from typing import Any, Literal
 
+from ._errors import StoreUsageError
 from ._sql import Clock, Cursor, SQLStore, iter_statements
 
 __all__ = ["SQLiteStore"]
@@ -92,7 +93,7 @@ class SQLiteStore(SQLStore):
         if conn is not None:
             return conn
         if self._closed:
-            raise RuntimeError("This SQLiteStore is closed; open a new one.")
+            raise StoreUsageError("This SQLiteStore is closed; open a new one.")
         if self.path == ":memory:" and self._shared is not None:
             return self._shared
         conn = sqlite3.connect(
