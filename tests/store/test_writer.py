@@ -197,3 +197,13 @@ async def test_a_real_run_saved_at_each_stop_reloads_to_the_same_state(
     assert loaded.output == "Gone."
     assert store.summary(run.id).status == "completed"
     assert version == 2
+
+
+def test_changed_instructions_are_saved_with_the_header(store: RunStore) -> None:
+    prompt = Prompt.from_user("go", run_id="run_i")
+    writer = RunWriter.create(store, prompt, status="ready")
+
+    prompt.instructions = "Answer in French."
+    assert writer.save(prompt) == 2
+
+    assert store.load_prompt("run_i") == (prompt, 2)
