@@ -104,7 +104,9 @@ class SQLStore(RunStore):
     def _check_schema(self, cur: Cursor) -> None:
         row = self._run(cur, "SELECT version FROM pausepoint_schema").fetchone()
         if row is None:
-            self._run(cur, "INSERT INTO pausepoint_schema (version) VALUES (?)", (1,))
+            self._run(
+                cur, "INSERT INTO pausepoint_schema (version) VALUES (?)", (STORE_SCHEMA_VERSION,)
+            )
             return
         if row[0] > STORE_SCHEMA_VERSION:
             raise StoreSchemaError(row[0], STORE_SCHEMA_VERSION)

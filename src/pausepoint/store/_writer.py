@@ -109,9 +109,11 @@ class RunWriter:
         refused once the lease is lost."""
         if owner is not None and ttl is not None:
             store.acquire(run_id, owner, ttl)
-        status = store.summary(run_id).status
-        prompt, version = store.load_prompt(run_id)
-        return cls(store, prompt, version, status=status, owner=owner), prompt
+        while True:
+            prompt, version = store.load_prompt(run_id)
+            summary = store.summary(run_id)
+            if summary.version == version:  # else a write landed in between: read again
+                return cls(store, prompt, version, status=summary.status, owner=owner), prompt
 
     @property
     def saved_items(self) -> int:
