@@ -9,8 +9,10 @@ the call's record are appended (saved), then the record is replaced when the cal
   row (the old way: what it costs grows with the transcript);
 - SQLiteStore and PostgresStore through `RunWriter`: only the changed items are written.
 
-Prints µs per step for each size and, for the largest size, the time of the last 100
-steps over the first 100 (goal < 1.5: the cost does not grow with the transcript).
+Prints µs per step for each size and, for the largest size, the last 100 steps over the
+first 100 (goal < 1.5: the cost does not grow with the transcript), twice: as the ratio
+of their total times (as bench_loop.py does) and of their median step times, which a
+WAL checkpoint or a busy machine landing in one window cannot skew.
 PostgreSQL runs on a throw-away server started here, with fsync on like a real server
 (`--no-fsync` to see the store's own cost without the disk's); without the server
 binaries or psycopg it is skipped with a note. The whole-JSON way grows quadratically, so
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import sqlite3
 import statistics
 import tempfile
@@ -90,8 +93,11 @@ def _per_step_us(stamps: list[float]) -> float:
     return (stamps[-1] - stamps[0]) / (len(stamps) - 1) * 1e6
 
 
-def _ratio(stamps: list[float]) -> float:
-    return (stamps[-1] - stamps[-101]) / (stamps[100] - stamps[0])
+def _ratios(stamps: list[float]) -> tuple[float, float]:
+    """Last 100 steps over the first 100: by total time, and by median step time."""
+    steps = [b - a for a, b in itertools.pairwise(stamps)]
+    first, last = steps[:100], steps[-100:]
+    return sum(last) / sum(first), statistics.median(last) / statistics.median(first)
 
 
 def _cell(values: list[float]) -> str:
@@ -130,7 +136,7 @@ def main() -> None:
             print(f"PostgresStore skipped: {missing}")
 
         print(f"{'steps':>6} " + " ".join(f"{name + ' µs/step':>22}" for name in ways))
-        ratios: dict[str, list[float]] = {name: [] for name in ways}
+        ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
         for size in args.sizes:
             per_step: dict[str, list[float]] = {name: [] for name in ways}
             for _ in range(args.repeat):
@@ -141,16 +147,20 @@ def main() -> None:
                     stamps = run_steps(size, way)
                     per_step[name].append(_per_step_us(stamps))
                     if size == max(args.sizes) and size >= 200:
-                        ratios[name].append(_ratio(stamps))
+                        ratios[name].append(_ratios(stamps))
             print(f"{size:>6} " + " ".join(_cell(per_step[name]) for name in ways))
         if any(ratios.values()):
             print(f"last-100 / first-100 steps at {max(args.sizes)} steps (goal < 1.5):")
             for name, runs in ratios.items():
                 if not runs:
                     continue
+                totals = [total for total, _ in runs]
+                medians = [median for _, median in runs]
                 print(
-                    f"  {name:>14}: {statistics.median(runs):.2f} (runs: "
-                    + ", ".join(f"{r:.2f}" for r in runs)
+                    f"  {name:>14}: total {statistics.median(totals):.2f} (runs: "
+                    + ", ".join(f"{r:.2f}" for r in totals)
+                    + f"), median step {statistics.median(medians):.2f} (runs: "
+                    + ", ".join(f"{r:.2f}" for r in medians)
                     + ")"
                 )
 
