@@ -1,0 +1,169 @@
+"""What saving every step costs, and whether it grows with the transcript.
+
+A step is what the loop writes for one tool call: the model's message with the call and
+the call's record are appended (saved), then the record is replaced when the call returns
+(saved again). Four ways side by side, in one process:
+
+- memory: the same changes to a Prompt, saved nowhere (the in-memory run);
+- whole JSON: after each of the two changes, `prompt.model_dump_json()` into one SQLite
+  row (the old way: what it costs grows with the transcript);
+- SQLiteStore and PostgresStore through `RunWriter`: only the changed items are written.
+
+Prints µs per step for each size and, for the largest size, the last 100 steps over the
+first 100 (goal < 1.5: the cost does not grow with the transcript), twice: as the ratio
+of their total times (as bench_loop.py does) and of their median step times, which a
+WAL checkpoint or a busy machine landing in one window cannot skew.
+PostgreSQL runs on a throw-away server started here, with fsync on like a real server
+(`--no-fsync` to see the store's own cost without the disk's); without the server
+binaries or psycopg it is skipped with a note. The whole-JSON way grows quadratically, so
+it runs only up to `--whole-json-max` steps.
+
+    python benchmarks/bench_store.py [--sizes 10 100 1000 5000] [--repeat 3] [--no-fsync]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import itertools
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+
+from pausepoint import AssistantMessage, Prompt, ToolCall, ToolCallRequest
+from pausepoint.store import PostgresStore, RunStore, RunWriter, SQLiteStore, TemporaryPostgres
+
+Save = Callable[[Prompt], None]
+
+
+def run_steps(size: int, save: Callable[[Prompt], Save]) -> list[float]:
+    """Runs `size` steps, saving after each change; returns perf_counter stamps."""
+    prompt = Prompt.from_user("go")
+    saved = save(prompt)
+    stamps = [time.perf_counter()]
+    for n in range(size):
+        call = ToolCallRequest(id=f"call_{n}", name="bump", input={"n": n})
+        prompt.items.append(AssistantMessage(tool_calls=[call]))
+        record = ToolCall(id=call.id, name=call.name, input=call.input, status="running")
+        prompt.items.append(record)
+        saved(prompt)
+        record.status = "succeeded"
+        record.result = n + 1
+        saved(prompt)
+        stamps.append(time.perf_counter())
+    return stamps
+
+
+def in_memory(prompt: Prompt) -> Save:
+    return lambda _: None
+
+
+def whole_json(db: sqlite3.Connection) -> Callable[[Prompt], Save]:
+    def start(prompt: Prompt) -> Save:
+        def save(current: Prompt) -> None:
+            with db:
+                db.execute(
+                    "INSERT OR REPLACE INTO prompts (run_id, json) VALUES (?, ?)",
+                    (current.run_id, current.model_dump_json()),
+                )
+
+        save(prompt)
+        return save
+
+    return start
+
+
+def through_store(store: RunStore) -> Callable[[Prompt], Save]:
+    def start(prompt: Prompt) -> Save:
+        writer = RunWriter.create(store, prompt, status="running", agent="bench")
+
+        def save(current: Prompt) -> None:
+            writer.save(current)
+
+        return save
+
+    return start
+
+
+def _per_step_us(stamps: list[float]) -> float:
+    return (stamps[-1] - stamps[0]) / (len(stamps) - 1) * 1e6
+
+
+def _ratios(stamps: list[float]) -> tuple[float, float]:
+    """Last 100 steps over the first 100: by total time, and by median step time."""
+    steps = [b - a for a, b in itertools.pairwise(stamps)]
+    first, last = steps[:100], steps[-100:]
+    return sum(last) / sum(first), statistics.median(last) / statistics.median(first)
+
+
+def _cell(values: list[float]) -> str:
+    return f"{statistics.median(values):>22.1f}" if values else f"{'(skipped)':>22}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000, 5000])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--whole-json-max", type=int, default=1000)
+    parser.add_argument("--no-fsync", action="store_true")
+    args = parser.parse_args()
+
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        db = sqlite3.connect(folder / "whole.db", isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE prompts (run_id TEXT PRIMARY KEY, json TEXT NOT NULL)")
+        stack.callback(db.close)
+        sqlite_store = SQLiteStore(folder / "runs.db")
+        stack.callback(sqlite_store.close)
+        ways: dict[str, Callable[[Prompt], Save]] = {
+            "memory": in_memory,
+            "whole JSON": whole_json(db),
+            "SQLiteStore": through_store(sqlite_store),
+        }
+        missing = TemporaryPostgres.unavailable()
+        if missing is None:
+            server = stack.enter_context(TemporaryPostgres(durable=not args.no_fsync))
+            postgres_store = PostgresStore(server.dsn)
+            stack.callback(postgres_store.close)
+            ways["PostgresStore"] = through_store(postgres_store)
+        else:
+            print(f"PostgresStore skipped: {missing}")
+
+        print(f"{'steps':>6} " + " ".join(f"{name + ' µs/step':>22}" for name in ways))
+        ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in ways}
+        for size in args.sizes:
+            per_step: dict[str, list[float]] = {name: [] for name in ways}
+            for _ in range(args.repeat):
+                for name, way in ways.items():
+                    if name == "whole JSON" and size > args.whole_json_max:
+                        continue
+                    gc.collect()
+                    stamps = run_steps(size, way)
+                    per_step[name].append(_per_step_us(stamps))
+                    if size == max(args.sizes) and size >= 200:
+                        ratios[name].append(_ratios(stamps))
+            print(f"{size:>6} " + " ".join(_cell(per_step[name]) for name in ways))
+        if any(ratios.values()):
+            print(f"last-100 / first-100 steps at {max(args.sizes)} steps (goal < 1.5):")
+            for name, runs in ratios.items():
+                if not runs:
+                    continue
+                totals = [total for total, _ in runs]
+                medians = [median for _, median in runs]
+                print(
+                    f"  {name:>14}: total {statistics.median(totals):.2f} (runs: "
+                    + ", ".join(f"{r:.2f}" for r in totals)
+                    + f"), median step {statistics.median(medians):.2f} (runs: "
+                    + ", ".join(f"{r:.2f}" for r in medians)
+                    + ")"
+                )
+
+
+if __name__ == "__main__":
+    main()

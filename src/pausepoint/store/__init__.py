@@ -1,0 +1,61 @@
+"""Durable runs: a store contract with SQLite (default) and PostgreSQL implementations.
+
+A store keeps each run as a header row plus one row per transcript item, and changes it
+by version-checked deltas (`StoreConflictError` for a stale writer, nothing applied).
+`RunWriter` turns "the Prompt as it is now" into the smallest such delta::
+
+    store = SQLiteStore("runs.db")
+    writer = RunWriter.create(store, prompt, status="running", agent="ops")
+    ...                                   # the run appends and updates items
+    writer.save(prompt, status="interrupted")
+    prompt, version = store.load_prompt(prompt.run_id)
+    store.runs(status="interrupted")      # summaries, no transcripts loaded
+
+`PostgresStore` needs the optional extra ``pausepoint[postgres]`` (psycopg 3, imported
+when a store is opened).
+"""
+
+from __future__ import annotations
+
+from ._contract import KEEP, Change, Lease, PendingSummary, RunStore, RunSummary
+from ._errors import (
+    LeaseHeldError,
+    LeaseLostError,
+    PostgresMissingError,
+    RunExistsError,
+    RunNotFoundError,
+    StoreConflictError,
+    StoreError,
+    StoreSchemaError,
+    StoreUsageError,
+)
+from ._rows import pending_of
+from ._sql import STORE_SCHEMA_VERSION
+from ._temporary import TemporaryPostgres
+from ._writer import RunWriter
+from .postgres import PostgresStore
+from .sqlite import SQLiteStore
+
+__all__ = [
+    "KEEP",
+    "STORE_SCHEMA_VERSION",
+    "Change",
+    "Lease",
+    "LeaseHeldError",
+    "LeaseLostError",
+    "PendingSummary",
+    "PostgresMissingError",
+    "PostgresStore",
+    "RunExistsError",
+    "RunNotFoundError",
+    "RunStore",
+    "RunSummary",
+    "RunWriter",
+    "SQLiteStore",
+    "StoreConflictError",
+    "StoreError",
+    "StoreSchemaError",
+    "StoreUsageError",
+    "TemporaryPostgres",
+    "pending_of",
+]

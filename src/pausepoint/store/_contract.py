@@ -1,0 +1,246 @@
+"""The store contract: what every run store does, whatever database is behind it.
+
+A store keeps runs as a header (ids, agent, status, pending interrupts, version, lease)
+and one row per transcript item. Every change is a version-checked delta: the writer
+says which version it started from, and a stale writer gets `StoreConflictError` with
+nothing applied. Stores know transcripts and versions, never the loop that makes them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from types import TracebackType
+from typing import Final, Literal
+
+from ..transcript import Item, Prompt
+
+__all__ = [
+    "KEEP",
+    "Change",
+    "Keep",
+    "Lease",
+    "PendingSummary",
+    "RunStore",
+    "RunSummary",
+    "StatusFilter",
+]
+
+
+class Keep:
+    """The type of `KEEP`: a header field a change leaves as it is."""
+
+    _instance: Keep | None = None
+
+    def __new__(cls) -> Keep:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+KEEP: Final = Keep()
+
+StatusFilter = str | Sequence[str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingSummary:
+    """One unanswered interrupt as a listing shows it, without the transcript."""
+
+    interrupt_id: str
+    kind: str
+    message: str
+    tool_call_id: str
+    tool_name: str
+    created_at: datetime
+    expires_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunSummary:
+    """A run's header row: enough to list and pick runs without loading transcripts."""
+
+    run_id: str
+    thread_id: str
+    agent: str | None
+    status: str
+    pending: tuple[PendingSummary, ...]
+    version: int
+    item_count: int
+    created_at: datetime
+    updated_at: datetime
+    lease_owner: str | None = None
+    lease_expires_at: datetime | None = None
+    parent_run_id: str | None = None
+    parent_interrupt_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """`owner` may execute the run until `expires_at` (renew before then)."""
+
+    run_id: str
+    owner: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One delta to a stored run, applied whole or not at all.
+
+    `appended` items go after the stored ones; `replaced` maps positions of stored items
+    to their new content (a tool call record whose status or history moved on). Header
+    fields left as `KEEP` are not touched.
+    """
+
+    appended: Sequence[Item] = ()
+    replaced: Mapping[int, Item] = field(default_factory=dict)
+    status: str | Keep = KEEP
+    pending: tuple[PendingSummary, ...] | Keep = KEEP
+    instructions: str | Keep | None = KEEP
+
+
+Seconds = float | timedelta
+
+
+class RunStore(ABC):
+    """Durable runs: create, change by version-checked deltas, load, list, lease.
+
+    >>> from pausepoint.store import SQLiteStore
+    >>> from pausepoint import Prompt
+    >>> store = SQLiteStore(":memory:")
+    >>> prompt = Prompt.from_user("Delete record 7", run_id="run_doc")
+    >>> store.create(prompt, status="ready", agent="ops")
+    1
+    >>> store.load_prompt("run_doc") == (prompt, 1)
+    True
+    """
+
+    # -- writing -----------------------------------------------------------------------
+
+    @abstractmethod
+    def create(
+        self,
+        prompt: Prompt,
+        *,
+        status: str,
+        agent: str | None = None,
+        parent_run_id: str | None = None,
+        parent_interrupt_id: str | None = None,
+    ) -> int:
+        """Store a new run with all of `prompt`'s items; returns its first version (1).
+
+        Raises `RunExistsError` when the run id is taken."""
+
+    @abstractmethod
+    def write(
+        self, run_id: str, change: Change, *, expected_version: int, owner: str | None = None
+    ) -> int:
+        """Apply `change` if the run is still at `expected_version`; returns the new version.
+
+        Only the items in `change` are serialized and written, so a write costs what
+        changed, not what the transcript holds. With `owner`, the write is also refused
+        (`LeaseLostError`) unless `owner` holds a live lease on the run. A stale version
+        raises `StoreConflictError`; an unknown run `RunNotFoundError`. A refused write
+        changes nothing.
+        """
+
+    def append(
+        self,
+        run_id: str,
+        items: Sequence[Item],
+        *,
+        expected_version: int,
+        status: str | Keep = KEEP,
+        pending: tuple[PendingSummary, ...] | Keep = KEEP,
+        owner: str | None = None,
+    ) -> int:
+        """Add `items` after the stored ones (see `write`)."""
+        change = Change(appended=tuple(items), status=status, pending=pending)
+        return self.write(run_id, change, expected_version=expected_version, owner=owner)
+
+    def replace(
+        self,
+        run_id: str,
+        position: int,
+        item: Item,
+        *,
+        expected_version: int,
+        status: str | Keep = KEEP,
+        pending: tuple[PendingSummary, ...] | Keep = KEEP,
+        owner: str | None = None,
+    ) -> int:
+        """Overwrite the stored item at `position` (see `write`)."""
+        change = Change(replaced={position: item}, status=status, pending=pending)
+        return self.write(run_id, change, expected_version=expected_version, owner=owner)
+
+    @abstractmethod
+    def delete(self, run_id: str) -> None:
+        """Remove the run and its items. Raises `RunNotFoundError` for an unknown run."""
+
+    # -- reading -----------------------------------------------------------------------
+
+    @abstractmethod
+    def load_prompt(self, run_id: str) -> tuple[Prompt, int]:
+        """The run's transcript exactly as written, and its version (read together)."""
+
+    @abstractmethod
+    def summary(self, run_id: str) -> RunSummary:
+        """The run's header row, without its transcript."""
+
+    @abstractmethod
+    def runs(
+        self,
+        *,
+        status: StatusFilter = None,
+        agent: str | None = None,
+        since: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[RunSummary]:
+        """Header rows, most recently updated first, without loading any transcript.
+
+        `status` is one status or several; `since` keeps runs updated at or after it."""
+
+    def export(self, run_id: str) -> str:
+        """The run's Prompt as JSON, as `Prompt.model_dump_json()` gives it."""
+        prompt, _ = self.load_prompt(run_id)
+        return prompt.model_dump_json()
+
+    # -- leases ------------------------------------------------------------------------
+
+    @abstractmethod
+    def acquire(self, run_id: str, owner: str, ttl: Seconds) -> Lease:
+        """Take (or extend) the lease on a run for `ttl`. Refused with `LeaseHeldError`
+        while another owner's lease is live; an expired lease is taken over."""
+
+    @abstractmethod
+    def renew(self, run_id: str, owner: str, ttl: Seconds) -> Lease:
+        """Extend `owner`'s lease to `ttl` from now. Raises `LeaseLostError` when another
+        owner took it over (or it was released)."""
+
+    @abstractmethod
+    def release(self, run_id: str, owner: str) -> bool:
+        """Give the lease up. False (and nothing changed) when `owner` did not hold it."""
+
+    # -- lifetime ----------------------------------------------------------------------
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close every connection this store opened."""
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Literal[False]:
+        self.close()
+        return False

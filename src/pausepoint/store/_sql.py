@@ -1,0 +1,397 @@
+"""The SQL both stores share: one header row per run, one row per transcript item.
+
+Statements are written with `?` placeholders; a dialect turns them into its own. Every
+write is one transaction whose first statement is the version-checked update of the
+header row, so of two writers on one version exactly one commits.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any, Protocol
+
+from ..transcript import Prompt, utc_now
+from ._contract import (
+    Change,
+    Keep,
+    Lease,
+    RunStore,
+    RunSummary,
+    Seconds,
+    StatusFilter,
+)
+from ._errors import (
+    LeaseHeldError,
+    LeaseLostError,
+    RunExistsError,
+    RunNotFoundError,
+    StoreConflictError,
+    StoreError,
+    StoreSchemaError,
+    StoreUsageError,
+)
+from ._rows import (
+    HEADER_COLUMNS,
+    aware,
+    pending_of,
+    pending_to_json,
+    prompt_from_rows,
+    seconds,
+    summary_from_row,
+)
+
+__all__ = ["STORE_SCHEMA_VERSION", "Cursor", "SQLStore"]
+
+# The version of the tables below; raise it with a migration when they change.
+STORE_SCHEMA_VERSION = 1
+
+Clock = Callable[[], datetime]
+
+
+class Cursor(Protocol):
+    """What the shared SQL needs of a DB-API cursor."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Any: ...
+
+    def executemany(self, sql: str, params: Sequence[Sequence[Any]], /) -> Any: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    @property
+    def rowcount(self) -> int: ...
+
+
+class SQLStore(RunStore):
+    """The contract over SQL; subclasses bring connections, transactions and types."""
+
+    def __init__(self, *, clock: Clock | None = None) -> None:
+        self._clock: Clock = clock or utc_now
+
+    # -- what a dialect provides -------------------------------------------------------
+
+    @abstractmethod
+    def _transaction(self, *, write: bool) -> AbstractContextManager[Cursor]:
+        """A transaction: committed on a normal exit, rolled back on an exception.
+        Write transactions must take the database's write lock before their first read."""
+
+    @abstractmethod
+    def _sql(self, statement: str) -> str:
+        """`statement` with `?` placeholders in the dialect's form."""
+
+    @abstractmethod
+    def _to_db_time(self, moment: datetime) -> Any: ...
+
+    @abstractmethod
+    def _from_db_time(self, value: Any) -> datetime: ...
+
+    @abstractmethod
+    def _is_duplicate(self, exc: Exception) -> bool:
+        """Whether `exc` is a unique-key violation."""
+
+    def _now(self) -> datetime:
+        return aware(self._clock())
+
+    def _run(self, cur: Cursor, statement: str, params: Sequence[Any] = ()) -> Any:
+        return cur.execute(self._sql(statement), params)
+
+    # -- schema ------------------------------------------------------------------------
+
+    def _check_schema(self, cur: Cursor) -> None:
+        row = self._run(cur, "SELECT version FROM pausepoint_schema").fetchone()
+        if row is None:
+            self._run(
+                cur, "INSERT INTO pausepoint_schema (version) VALUES (?)", (STORE_SCHEMA_VERSION,)
+            )
+            return
+        if row[0] > STORE_SCHEMA_VERSION:
+            raise StoreSchemaError(row[0], STORE_SCHEMA_VERSION)
+
+    # -- writing -----------------------------------------------------------------------
+
+    def create(
+        self,
+        prompt: Prompt,
+        *,
+        status: str,
+        agent: str | None = None,
+        parent_run_id: str | None = None,
+        parent_interrupt_id: str | None = None,
+    ) -> int:
+        items = [(prompt.run_id, i, item.model_dump_json()) for i, item in enumerate(prompt.items)]
+        pending = pending_to_json(pending_of(prompt))
+        now = self._to_db_time(self._now())
+        try:
+            with self._transaction(write=True) as cur:
+                self._run(
+                    cur,
+                    "INSERT INTO pausepoint_runs (run_id, thread_id, agent, status, pending, "
+                    "version, item_count, created_at, updated_at, schema_version, "
+                    "instructions, parent_run_id, parent_interrupt_id) "
+                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        prompt.run_id,
+                        prompt.thread_id,
+                        agent,
+                        status,
+                        pending,
+                        len(items),
+                        now,
+                        now,
+                        prompt.schema_version,
+                        prompt.instructions,
+                        parent_run_id,
+                        parent_interrupt_id,
+                    ),
+                )
+                if items:
+                    cur.executemany(
+                        self._sql(
+                            "INSERT INTO pausepoint_items (run_id, position, item) VALUES (?, ?, ?)"
+                        ),
+                        items,
+                    )
+        except Exception as exc:
+            if self._is_duplicate(exc):
+                raise RunExistsError(prompt.run_id) from None
+            raise
+        return 1
+
+    def write(
+        self, run_id: str, change: Change, *, expected_version: int, owner: str | None = None
+    ) -> int:
+        appended = [item.model_dump_json() for item in change.appended]
+        replaced = sorted((p, item.model_dump_json()) for p, item in change.replaced.items())
+        if replaced and replaced[0][0] < 0:
+            raise StoreUsageError(
+                f"No item at position {replaced[0][0]} of run {run_id!r}; nothing was written."
+            )
+        now = self._now()
+        sets = ["version = version + 1", "item_count = item_count + ?", "updated_at = ?"]
+        params: list[Any] = [len(appended), self._to_db_time(now)]
+        if not isinstance(change.status, Keep):
+            sets.append("status = ?")
+            params.append(change.status)
+        if not isinstance(change.pending, Keep):
+            sets.append("pending = ?")
+            params.append(pending_to_json(change.pending))
+        if not isinstance(change.instructions, Keep):
+            sets.append("instructions = ?")
+            params.append(change.instructions)
+        # Replaced positions must be stored ones: checked by the same update, so a bad
+        # position refuses the whole change like a stale version does.
+        where = "run_id = ? AND version = ? AND item_count > ?"
+        params += [run_id, expected_version, replaced[-1][0] if replaced else -1]
+        if owner is not None:
+            where += " AND lease_owner = ? AND lease_expires_at > ?"
+            params += [owner, self._to_db_time(now)]
+        header = f"UPDATE pausepoint_runs SET {', '.join(sets)} WHERE {where}"
+        if not self._apply(run_id, header, params, appended, replaced):
+            self._refuse(run_id, expected_version, owner, now, replaced)
+        return int(expected_version) + 1
+
+    def _apply(
+        self,
+        run_id: str,
+        header: str,
+        params: Sequence[Any],
+        appended: Sequence[str],
+        replaced: Sequence[tuple[int, str]],
+    ) -> bool:
+        """Run the version-checked `header` update and, if it matched, write the items, in
+        one transaction. False (and nothing written) when the update matched no row."""
+        with self._transaction(write=True) as cur:
+            row = self._run(cur, header + " RETURNING item_count", params).fetchone()
+            if row is None:
+                return False
+            start = row[0] - len(appended)
+            if appended:
+                cur.executemany(
+                    self._sql(
+                        "INSERT INTO pausepoint_items (run_id, position, item) VALUES (?, ?, ?)"
+                    ),
+                    [(run_id, start + i, text) for i, text in enumerate(appended)],
+                )
+            if replaced:
+                cur.executemany(
+                    self._sql(
+                        "UPDATE pausepoint_items SET item = ? WHERE run_id = ? AND position = ?"
+                    ),
+                    [(text, run_id, position) for position, text in replaced],
+                )
+        return True
+
+    def _refuse(
+        self,
+        run_id: str,
+        expected: int,
+        owner: str | None,
+        now: datetime,
+        replaced: Sequence[tuple[int, str]],
+    ) -> None:
+        """Raise the reason a write's header update matched no row."""
+        with self._transaction(write=False) as cur:
+            row = self._run(
+                cur,
+                "SELECT version, lease_owner, lease_expires_at, item_count "
+                "FROM pausepoint_runs WHERE run_id = ?",
+                (run_id,),
+            ).fetchone()
+        if row is None:
+            raise RunNotFoundError(run_id)
+        version, holder, until, count = row
+        if version != expected:
+            raise StoreConflictError(run_id, expected, version)
+        if owner is not None and (holder != owner or self._from_db_time(until) <= now):
+            raise LeaseLostError(run_id, owner, holder)
+        raise StoreUsageError(
+            f"Run {run_id!r} has {count} stored items; there is no item at position "
+            f"{replaced[-1][0] if replaced else count} to replace. Nothing was written. "
+            "Append new items instead of replacing them."
+        )
+
+    def delete(self, run_id: str) -> None:
+        with self._transaction(write=True) as cur:
+            gone = self._run(cur, "DELETE FROM pausepoint_runs WHERE run_id = ?", (run_id,))
+            if gone.rowcount == 0:
+                raise RunNotFoundError(run_id)
+            self._run(cur, "DELETE FROM pausepoint_items WHERE run_id = ?", (run_id,))
+
+    # -- reading -----------------------------------------------------------------------
+
+    def load_prompt(self, run_id: str) -> tuple[Prompt, int]:
+        with self._transaction(write=False) as cur:
+            head = self._run(
+                cur,
+                "SELECT schema_version, thread_id, instructions, version, item_count "
+                "FROM pausepoint_runs WHERE run_id = ?",
+                (run_id,),
+            ).fetchone()
+            if head is None:
+                raise RunNotFoundError(run_id)
+            rows = self._run(
+                cur,
+                "SELECT item FROM pausepoint_items WHERE run_id = ? ORDER BY position",
+                (run_id,),
+            ).fetchall()
+        if len(rows) != head[4]:
+            raise StoreError(
+                f"Run {run_id!r} should have {head[4]} items but {len(rows)} are stored: the "
+                "database was changed outside pausepoint. Restore it from a backup."
+            )
+        prompt = prompt_from_rows(
+            schema_version=head[0],
+            thread_id=head[1],
+            run_id=run_id,
+            instructions=head[2],
+            items=(row[0] for row in rows),
+        )
+        return prompt, int(head[3])
+
+    def summary(self, run_id: str) -> RunSummary:
+        with self._transaction(write=False) as cur:
+            row = self._run(
+                cur, f"SELECT {HEADER_COLUMNS} FROM pausepoint_runs WHERE run_id = ?", (run_id,)
+            ).fetchone()
+        if row is None:
+            raise RunNotFoundError(run_id)
+        return summary_from_row(row, self._from_db_time)
+
+    def runs(
+        self,
+        *,
+        status: StatusFilter = None,
+        agent: str | None = None,
+        since: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[RunSummary]:
+        where: list[str] = []
+        params: list[Any] = []
+        if status is not None:
+            wanted = [status] if isinstance(status, str) else list(status)
+            where.append(f"status IN ({', '.join('?' for _ in wanted)})" if wanted else "1 = 0")
+            params += wanted
+        if agent is not None:
+            where.append("agent = ?")
+            params.append(agent)
+        if since is not None:
+            where.append("updated_at >= ?")
+            params.append(self._to_db_time(aware(since)))
+        query = f"SELECT {HEADER_COLUMNS} FROM pausepoint_runs"
+        if where:
+            query += " WHERE " + " AND ".join(where)
+        query += " ORDER BY updated_at DESC, run_id"
+        if limit is not None:
+            query += " LIMIT ?"
+            params.append(limit)
+        with self._transaction(write=False) as cur:
+            rows = self._run(cur, query, params).fetchall()
+        return [summary_from_row(row, self._from_db_time) for row in rows]
+
+    # -- leases ------------------------------------------------------------------------
+
+    def acquire(self, run_id: str, owner: str, ttl: Seconds) -> Lease:
+        now = self._now()
+        expires = now + seconds(ttl)
+        with self._transaction(write=True) as cur:
+            while True:
+                row = self._run(
+                    cur,
+                    "UPDATE pausepoint_runs SET lease_owner = ?, lease_expires_at = ? "
+                    "WHERE run_id = ? AND (lease_owner IS NULL OR lease_owner = ? "
+                    "OR lease_expires_at <= ?) RETURNING run_id",
+                    (owner, self._to_db_time(expires), run_id, owner, self._to_db_time(now)),
+                ).fetchone()
+                if row is not None:
+                    return Lease(run_id, owner, expires)
+                holder, until = self._lease_of(cur, run_id)
+                # Read committed: the holder may have released it since the update looked.
+                if holder is not None and self._from_db_time(until) > now:
+                    raise LeaseHeldError(run_id, holder, self._from_db_time(until))
+
+    def renew(self, run_id: str, owner: str, ttl: Seconds) -> Lease:
+        expires = self._now() + seconds(ttl)
+        with self._transaction(write=True) as cur:
+            row = self._run(
+                cur,
+                "UPDATE pausepoint_runs SET lease_expires_at = ? "
+                "WHERE run_id = ? AND lease_owner = ? RETURNING run_id",
+                (self._to_db_time(expires), run_id, owner),
+            ).fetchone()
+            if row is None:
+                raise LeaseLostError(run_id, owner, self._lease_of(cur, run_id)[0])
+        return Lease(run_id, owner, expires)
+
+    def release(self, run_id: str, owner: str) -> bool:
+        with self._transaction(write=True) as cur:
+            row = self._run(
+                cur,
+                "UPDATE pausepoint_runs SET lease_owner = NULL, lease_expires_at = NULL "
+                "WHERE run_id = ? AND lease_owner = ? RETURNING run_id",
+                (run_id, owner),
+            ).fetchone()
+            if row is None:
+                self._lease_of(cur, run_id)
+                return False
+        return True
+
+    def _lease_of(self, cur: Cursor, run_id: str) -> tuple[str | None, Any]:
+        row = self._run(
+            cur,
+            "SELECT lease_owner, lease_expires_at FROM pausepoint_runs WHERE run_id = ?",
+            (run_id,),
+        ).fetchone()
+        if row is None:
+            raise RunNotFoundError(run_id)
+        return row[0], row[1]
+
+
+def iter_statements(script: str) -> Iterator[str]:
+    """The statements of a `;`-separated DDL script."""
+    for statement in script.split(";"):
+        if statement.strip():
+            yield statement.strip()

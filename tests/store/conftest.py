@@ -1,0 +1,88 @@
+"""Stores under test: every contract test runs on SQLite and on a throw-away PostgreSQL.
+
+The PostgreSQL server is started once per session (Debian's `postgresql` package). Without
+it the Postgres cases skip locally, and fail under CI=true, where it must be installed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from pausepoint.store import PostgresStore, RunStore, SQLiteStore, TemporaryPostgres
+
+StoreFactory = Callable[..., RunStore]
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture(scope="session")
+def postgres_dsn() -> Iterator[str]:
+    reason = TemporaryPostgres.unavailable()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required under CI: {reason}")
+        pytest.skip(reason)
+    with TemporaryPostgres() as server:
+        yield server.dsn
+
+
+def _empty(dsn: str) -> None:
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            "DROP TABLE IF EXISTS pausepoint_runs, pausepoint_items, pausepoint_schema, "
+            "executed_actions"
+        )
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
+    """Opens stores on one fresh database: call it again for a second connection, as a
+    second process would. `clock=` injects the time."""
+    opened: list[RunStore] = []
+    if request.param == "sqlite":
+        path = tmp_path / "runs.db"
+
+        def factory(**options: object) -> RunStore:
+            store = SQLiteStore(path, **options)  # type: ignore[arg-type]
+            opened.append(store)
+            return store
+    else:
+        dsn: str = request.getfixturevalue("postgres_dsn")
+        _empty(dsn)
+
+        def factory(**options: object) -> RunStore:
+            store = PostgresStore(dsn, **options)  # type: ignore[arg-type]
+            opened.append(store)
+            return store
+
+    yield factory
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(open_store: StoreFactory, clock: Clock) -> RunStore:
+    return open_store(clock=clock)
