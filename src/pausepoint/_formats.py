@@ -130,14 +130,7 @@ def _iso_time(value: object) -> bool:
 
 @FORMAT_CHECKER.checks("iso-date-time")
 def _iso_date_time(value: object) -> bool:
-    if not isinstance(value, str):
-        return True
-    parts = re.split(r"[tT ]", value, maxsplit=1)
-    return (
-        len(parts) == 2
-        and _date_ok(parts[0])
-        and _time_ok(_TIME.fullmatch(parts[1]), zone_required=False)
-    )
+    return _date_time_ok(value, zone_required=False)
 
 
 @FORMAT_CHECKER.checks("time")
@@ -147,13 +140,17 @@ def _time(value: object) -> bool:
 
 @FORMAT_CHECKER.checks("date-time")
 def _date_time(value: object) -> bool:
+    return _date_time_ok(value, zone_required=True)
+
+
+def _date_time_ok(value: object, *, zone_required: bool) -> bool:
     if not isinstance(value, str):
         return True
     parts = re.split(r"[tT ]", value, maxsplit=1)
     return (
         len(parts) == 2
         and _date_ok(parts[0])
-        and _time_ok(_TIME.fullmatch(parts[1]), zone_required=True)
+        and _time_ok(_TIME.fullmatch(parts[1]), zone_required=zone_required)
     )
 
 
