@@ -14,6 +14,7 @@ from ..models import ActionSpec, Model
 from ..transcript import Prompt
 
 if TYPE_CHECKING:
+    from ..store import RunStore
     from ._run import AgentRun
 
 __all__ = ["DEFAULT_MAX_TURNS", "DEFAULT_MODEL_TIMEOUT", "Agent"]
@@ -40,6 +41,11 @@ class Agent:
     the run fails with `MaxTurnsExceededError` and `run.run(max_turns=...)` continues),
     `action_timeout` seconds per action execution unless the action sets its own
     `timeout`, and `model_timeout` seconds per model request (None: no limit).
+
+    Durable runs: with `store` (e.g. `SQLiteStore("runs.db")`), every run of this agent
+    is saved as it changes (unless `new_run(..., store=...)` says otherwise), under the
+    agent's `name`; `agent.load(run_id)` rebuilds one in another kernel. While a stretch
+    executes, the run holds a lease of `lease_ttl` seconds, renewed as it goes.
     """
 
     def __init__(
@@ -52,6 +58,9 @@ class Agent:
         max_turns: int = DEFAULT_MAX_TURNS,
         action_timeout: float | None = None,
         model_timeout: float | None = DEFAULT_MODEL_TIMEOUT,
+        name: str | None = None,
+        store: RunStore | None = None,
+        lease_ttl: float | None = None,
     ) -> None:
         if not (isinstance(max_turns, int) and max_turns > 0):
             raise UsageError(f"max_turns must be a positive int, not {max_turns!r}.")
@@ -69,6 +78,11 @@ class Agent:
                     f"Two actions are named {item.name!r}; give one @action(name=...)."
                 )
             by_name[item.name] = item
+        if lease_ttl is not None and not lease_ttl > 0:
+            raise UsageError("lease_ttl must be a positive number of seconds, or None.")
+        self.name = name
+        self.store = store
+        self.lease_ttl = lease_ttl
         self.model = model
         self.instructions = (
             None if instructions is None else check_text(instructions, "The instructions")
@@ -89,13 +103,29 @@ class Agent:
             {spec.name: spec.input_schema for spec in self.action_specs}
         )
 
-    def new_run(self, prompt: str | Prompt) -> AgentRun:
-        """A run over a new transcript that starts with this user message (or over `prompt`)."""
+    def new_run(self, prompt: str | Prompt, *, store: RunStore | None = None) -> AgentRun:
+        """A run over a new transcript that starts with this user message (or over `prompt`).
+
+        With `store` (or the agent's default store), the run is stored now and saves every
+        change as it happens."""
         from ._run import AgentRun
 
-        return AgentRun(self, prompt)
+        return AgentRun(self, prompt, store=store if store is not None else self.store)
 
-    def start(self, prompt: str | Prompt) -> AgentRun:
+    def load(self, run_id: str, store: RunStore | None = None) -> AgentRun:
+        """Rebuild a stored run to continue it with this agent: same state, answerable.
+        `store` defaults to the agent's."""
+        from ._run import AgentRun
+
+        store = store if store is not None else self.store
+        if store is None:
+            raise UsageError(
+                "No store to load from: pass agent.load(run_id, store=...) or build the "
+                "agent with Agent(store=...)."
+            )
+        return AgentRun.load(store, run_id, self)
+
+    def start(self, prompt: str | Prompt, *, store: RunStore | None = None) -> AgentRun:
         """A new run, started in the background on the running loop; returns at once.
 
         In a notebook, show it as the cell's result to watch it live::
@@ -103,7 +133,7 @@ class Agent:
             run = agent.start("Refund order 42")
             run
         """
-        return self.new_run(prompt).start()
+        return self.new_run(prompt, store=store).start()
 
     def __repr__(self) -> str:
         return f"Agent(model={self.model!r}, actions={list(self.actions)})"

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from .._json import to_json_value
 from ..actions import Action, ActionContext, ActionInterrupt
 from ..errors import ActionTimeoutError, NotJSONError
+from ..store import StoreError
 from ..transcript import ErrorInfo, InterruptEntry, Prompt, ToolCall
 from ._events import Event, InterruptedEvent, ToolCallFinishedEvent, ToolCallStartedEvent
 from ._steps import AskApproval, Fail, Reject, Settled, Wait, needs_work, next_step
@@ -37,6 +38,7 @@ class ToolRunner:
         emit: Callable[[Event], Awaitable[None]],
         response_models: dict[str, type[BaseModel]],
         default_timeout: float | None = None,
+        checkpoint: Callable[[], None] | None = None,
     ) -> None:
         self._actions = actions
         self._known = ", ".join(sorted(actions))
@@ -44,12 +46,16 @@ class ToolRunner:
         self._emit = emit
         self._response_models = response_models
         self._default_timeout = default_timeout
+        # Saves the run (stored runs): a call about to run, an outcome, a pause.
+        self._checkpoint = checkpoint or _nothing
 
     async def execute(self, record: ToolCall) -> None:
         """Run one record to its next resting point. Whatever goes wrong (a bad approval
         message, an action's bug) becomes this call's recorded failure, never an escape."""
         try:
             await self._execute(record)
+        except StoreError:
+            raise  # the store refused a save: the run stops, this call is not failed
         except Exception as exc:
             if record.status != "interrupted":
                 logger.warning("Executing %s failed: %s", record.name, exc, exc_info=True)
@@ -88,6 +94,7 @@ class ToolRunner:
         )
         record.status = "running"
         record.attempts = step.attempt
+        self._checkpoint()  # durable before it runs: after a crash, attempt tells it so
         await self._emit(ToolCallStartedEvent(record))
         timeout = action.timeout if action.timeout is not None else self._default_timeout
         deadline = None
@@ -135,12 +142,18 @@ class ToolRunner:
     async def _suspend(self, record: ToolCall, entry: InterruptEntry) -> None:
         record.interrupts.append(entry)
         record.status = "interrupted"
+        self._checkpoint()
         await self._emit(InterruptedEvent(record, entry))
 
     async def _settle(self, record: ToolCall, status: Any, error: ErrorInfo | None) -> None:
         record.status = status
         record.error = error
+        self._checkpoint()  # the outcome is durable before the model is asked again
         await self._emit(ToolCallFinishedEvent(record))
+
+
+def _nothing() -> None:
+    pass
 
 
 def _timed_out(action: Action, timeout: float) -> ErrorInfo:

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from .._json import check_text, to_json_value
 from .._workers import is_alive
+from ..store import LeaseLostError, RunStore, RunWriter, StoreConflictError, StoreError
 from ..actions import Rejection
 from ..errors import (
     InterruptAlreadyResolvedError,
@@ -46,6 +47,7 @@ from ._agent import Agent
 from ._batch import cancellation, check_batch, is_replay, wire_entries
 from ._cancel import cancel_open_calls, run_cancelled_error
 from ._claims import claim, held, release
+from ._durable import DEFAULT_LEASE_TTL, Durable, owner_name
 from ._events import (
     CancelledEvent,
     CompletedEvent,
@@ -91,13 +93,29 @@ class AgentRun(InNotebook):
     `RunBusyError` while this one executes.
     """
 
-    def __init__(self, agent: Agent, prompt: Prompt | str) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        prompt: Prompt | str,
+        *,
+        store: RunStore | None = None,
+        lease_ttl: float | None = None,
+        _writer: RunWriter | None = None,
+    ) -> None:
         if isinstance(prompt, str):
             prompt = Prompt.from_user(prompt)
         if prompt.instructions is None:
             prompt.instructions = agent.instructions
         self.agent = agent
         self._prompt = prompt
+        # A run attached to a store saves every change as it happens (see _durable).
+        self._durable: Durable | None = None
+        if store is not None or _writer is not None:
+            if _writer is None:
+                assert store is not None
+                _writer = RunWriter.create(store, prompt, status="ready", agent=agent.name)
+            ttl = lease_ttl or agent.lease_ttl or DEFAULT_LEASE_TTL
+            self._durable = Durable(_writer, owner=owner_name(self), ttl=ttl)
         self._events = Events()
         self._busy = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -119,7 +137,27 @@ class AgentRun(InNotebook):
             emit=self._emit,
             response_models=self._response_models,
             default_timeout=agent.action_timeout,
+            checkpoint=self._checkpoint,
         )
+
+    @classmethod
+    def load(
+        cls, store: RunStore, run_id: str, agent: Agent, *, lease_ttl: float | None = None
+    ) -> AgentRun:
+        """Rebuild a stored run (`RunNotFoundError` for an unknown id): same state,
+        answerable, and still attached to `store`. A run that was cut short by a crash
+        continues from its last saved step with `run()`."""
+        writer, prompt = RunWriter.load(store, run_id)
+        return cls(agent, prompt, lease_ttl=lease_ttl, _writer=writer)
+
+    @property
+    def store(self) -> RunStore | None:
+        """The store this run saves to (None: the run lives in memory only)."""
+        return self._durable.store if self._durable is not None else None
+
+    def _checkpoint(self, status: str = "running") -> None:
+        if self._durable is not None:
+            self._durable.save(self._prompt, status)
 
     # -- what the run is -------------------------------------------------------------
 
@@ -419,20 +457,78 @@ class AgentRun(InNotebook):
         on_recorded: OnRecorded | None = None,
     ) -> AgentRunResult:
         """The one way answers enter the run (resume, reject, a batch, expiry): write
-        each resolution, tell whoever asked, and continue."""
-        for record, entry, resolution in answers:
+        each resolution (durably, for a stored run), tell whoever asked, and continue."""
+        if self._durable is not None:
+            self._durable.hold()
+        for _, entry, resolution in answers:
             entry.resolution = resolution
-            self._response_models.pop(entry.id, None)
-            await self._emit(ResolvedEvent(record, entry, resolution))
         if message is not None:
             self._prompt.items.append(UserMessage(text=message))
+        if self._durable is not None:
+            try:
+                self._durable.save(self._prompt, "running")
+            except StoreError as exc:
+                self._unrecord(answers, message, exc)
+                raise
+        for record, entry, resolution in answers:
+            self._response_models.pop(entry.id, None)
+            await self._emit(ResolvedEvent(record, entry, resolution))
         if on_recorded is not None:
             on_recorded()
         return await self._advance(max_turns)
 
+    def _unrecord(self, answers: list[Answer], message: str | None, exc: StoreError) -> None:
+        """The store refused the answers: take them back, so the transcript is as it
+        was, and say why (another writer's answer to the same entry, a lost lease)."""
+        for _, entry, _ in answers:
+            entry.resolution = None
+        if message is not None:
+            self._prompt.items.pop()
+        assert self._durable is not None
+        self._durable.let_go()
+        if not isinstance(exc, StoreConflictError | LeaseLostError):
+            return
+        self._durable.reload(self._prompt)
+        self._result = None
+        for _, entry, _ in answers:
+            found = self._prompt.find_interrupt(entry.id)
+            if found is not None and not found[1].is_pending:
+                raise InterruptAlreadyResolvedError(
+                    f"Interrupt {entry.id!r} was answered by another writer of the store "
+                    "first; this answer was not recorded. The run now shows the stored "
+                    "state: check run.state."
+                ) from exc
+
     async def _advance(self, max_turns: int | None = None) -> AgentRunResult:
         """One stretch of the run, in a task of its own so that `cancel()` stops exactly
         it. However it ends, `result` is current and `run_finished` fires."""
+        durable = self._durable
+        renewal: asyncio.Task[None] | None = None
+        if durable is not None:
+            durable.hold()
+            renewal = asyncio.get_running_loop().create_task(durable.keep_alive())
+        try:
+            return await self._advance_stretch(max_turns)
+        finally:
+            if renewal is not None:
+                renewal.cancel()
+            if durable is not None:
+                durable.let_go()
+
+    def _save_outcome(self, result: AgentRunResult) -> AgentRunResult:
+        """The stretch's last save, with its final status; a refused save fails the run
+        (its outcome is not durable: another writer took the run over)."""
+        if self._durable is None:
+            return result
+        try:
+            self._durable.save(self._prompt, result.status)
+        except StoreError as exc:
+            logger.error("Could not save the outcome of run %s", self.id, exc_info=exc)
+            error = ErrorInfo(name=type(exc).__name__, message=str(exc))
+            return self._finish("failed", error=error, exception=exc)
+        return result
+
+    async def _advance_stretch(self, max_turns: int | None) -> AgentRunResult:
         loop = asyncio.get_running_loop()
         self._loop = loop
         task = loop.create_task(self._advance_until_stop(max_turns or self.agent.max_turns))
@@ -461,6 +557,7 @@ class AgentRun(InNotebook):
             with self._lock:
                 self._executing = None
             self._cancel_request = None
+        result = self._save_outcome(result)
         self._result = result
         await self._emit(RunFinishedEvent(result))
         self._answer_cancel_waiters()
@@ -524,6 +621,7 @@ class AgentRun(InNotebook):
             self._prompt.items.extend(
                 ToolCall(id=c.id, name=c.name, input=c.input) for c in message.tool_calls
             )
+            self._checkpoint()
             await self._emit(MessageEvent(message))
 
     async def _complete(self) -> AgentRunResult:

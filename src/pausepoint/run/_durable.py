@@ -1,0 +1,100 @@
+"""A run attached to a store: its lease, and saving each transcript change as it happens.
+
+The loop calls `save` at each point where the transcript moved (an answer recorded, the
+model's message and its tool call records, a call going "running", an outcome, the end
+of a stretch); only what changed is written (`RunWriter`). While a stretch executes, the
+run holds the store's lease on it, so no other process executes it at the same time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+
+from ..errors import RunBusyError
+from ..store import LeaseHeldError, RunStore, RunWriter
+from ..transcript import Prompt
+
+__all__ = ["DEFAULT_LEASE_TTL", "Durable", "owner_name"]
+
+logger = logging.getLogger("pausepoint")
+
+DEFAULT_LEASE_TTL = 30.0
+"""Seconds a run's lease lasts unless renewed; a crashed process blocks a run this long."""
+
+
+def owner_name(run: object) -> str:
+    """Who holds a lease: this host, this process and the run object."""
+    return f"{socket.gethostname()}:{os.getpid()}:{id(run):x}"
+
+
+class Durable:
+    """One run's link to its store: the writer, the lease it holds while executing."""
+
+    def __init__(self, writer: RunWriter, *, owner: str, ttl: float) -> None:
+        self.writer = writer
+        self.owner = owner
+        self.ttl = ttl
+        self._holding = False
+
+    @property
+    def store(self) -> RunStore:
+        return self.writer.store
+
+    @property
+    def holding(self) -> bool:
+        """True while this run holds the lease."""
+        return self._holding
+
+    def hold(self) -> None:
+        """Take the lease before a stretch (a no-op while held). Raises `RunBusyError`
+        when another process executes the run, with nothing changed."""
+        if self._holding:
+            return
+        try:
+            self.store.acquire(self.writer.run_id, self.owner, self.ttl)
+        except LeaseHeldError as exc:
+            raise RunBusyError(
+                f"Run {self.writer.run_id!r} is executing elsewhere ({exc.owner}); its "
+                "lease expires unless renewed. Wait until it pauses, then load it again "
+                "(agent.load(run_id)) and answer there."
+            ) from exc
+        self.writer.owner = self.owner
+        self._holding = True
+
+    def save(self, prompt: Prompt, status: str) -> None:
+        """Commit what changed since the last save (`StoreConflictError` or
+        `LeaseLostError` when another writer got there first; nothing written then)."""
+        self.writer.save(prompt, status=status)
+
+    def let_go(self) -> None:
+        """Release the lease (after the stretch's last save, or a refused start)."""
+        if not self._holding:
+            return
+        self._holding = False
+        self.writer.owner = None
+        try:
+            self.store.release(self.writer.run_id, self.owner)
+        except Exception:  # the run's outcome is saved; an unreleased lease only expires
+            logger.warning("Could not release the lease on %s", self.writer.run_id, exc_info=True)
+
+    async def keep_alive(self) -> None:
+        """Renew the lease every third of its lifetime, until cancelled. A lost lease is
+        left to the next save, which is then refused and stops the run."""
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                self.writer.renew(self.ttl)
+            except Exception:
+                logger.warning("Lost the lease on %s", self.writer.run_id, exc_info=True)
+                return
+
+    def reload(self, prompt: Prompt) -> None:
+        """Replace `prompt`'s content in place with the stored copy (after a conflict)."""
+        writer, stored = RunWriter.load(self.store, self.writer.run_id)
+        prompt.instructions = stored.instructions
+        prompt.items[:] = stored.items
+        writer.owner = self.writer.owner
+        self.writer = writer
