@@ -77,7 +77,8 @@ async def test_answer_is_durable_before_the_action_reruns_and_lease_is_held(
     assert record.status == "running"
     assert isinstance(record.interrupts[-1].resolution, ResumeResolution)
     assert record.interrupts[-1].resolution.data == {"ok": True}
-    assert lease_owner is not None and lease_owner.endswith(f"{id(run):x}")
+    assert lease_owner is not None
+    assert lease_owner.endswith(f"{id(run):x}")
     assert attempt == record.attempts == 2
     summary = store.summary(run.id)
     assert (summary.status, summary.lease_owner) == ("completed", None)
@@ -234,4 +235,3 @@ async def test_in_memory_run_is_unchanged_by_stores() -> None:
     run = approval_agent(None, []).new_run("Delete record 7")
     assert run.store is None
     assert (await run.run()).status == "interrupted"
-

@@ -14,7 +14,6 @@ from pydantic import BaseModel
 
 from .._json import check_text, to_json_value
 from .._workers import is_alive
-from ..store import LeaseLostError, RunStore, RunWriter, StoreConflictError, StoreError
 from ..actions import Rejection
 from ..errors import (
     InterruptAlreadyResolvedError,
@@ -30,6 +29,7 @@ from ..errors import (
 )
 from ..interrupts._answers import accept_answer, as_error_info
 from ..models import ModelRequest, ModelResponse, checked_response
+from ..store import LeaseLostError, RunStore, RunWriter, StoreConflictError, StoreError
 from ..transcript import (
     AssistantMessage,
     Cancellation,
