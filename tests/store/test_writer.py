@@ -105,6 +105,25 @@ def test_in_place_changes_of_an_open_record_are_saved(store: RunStore) -> None:
     assert store.summary("run_p").status == "completed"
 
 
+def test_a_running_record_run_again_saves_its_new_attempt(store: RunStore) -> None:
+    prompt = Prompt.from_user("go", run_id="run_a")
+    writer = RunWriter.create(store, prompt, status="running")
+    record = start_step(prompt, 1)
+    record.status, record.attempts = "running", 1
+    writer.save(prompt)
+
+    # After a crash the loop runs the call again: still "running", one more attempt.
+    loaded_writer, loaded = RunWriter.load(store, "run_a")
+    again = loaded.items[-1]
+    assert isinstance(again, ToolCall)
+    again.attempts = 2
+    loaded_writer.save(loaded)
+
+    stored = store.load_prompt("run_a")[0].items[-1]
+    assert isinstance(stored, ToolCall)
+    assert stored.attempts == 2
+
+
 def test_saving_an_unchanged_prompt_writes_nothing(store: RunStore) -> None:
     prompt = Prompt.from_user("go", run_id="run_n")
     writer = RunWriter.create(store, prompt, status="running")

@@ -22,14 +22,16 @@ __all__ = ["RunWriter"]
 # Tool call records in these states may still change; any other state is final.
 _OPEN_STATUSES = frozenset({"pending", "running", "interrupted"})
 
-_Marker = tuple[str, int, bool]
+_Marker = tuple[str, int, bool, int]
 
 
 def _marker(record: ToolCall) -> _Marker:
-    """What moves when the loop changes a record: its status, its history's length and
-    whether the latest entry has its answer."""
+    """What moves when the loop changes a record: its status, its history's length,
+    whether the latest entry has its answer, and its executions (a call re-run after a
+    crash stays "running" with one more attempt)."""
     latest = record.latest_interrupt
-    return record.status, len(record.interrupts), latest is not None and not latest.is_pending
+    answered = latest is not None and not latest.is_pending
+    return record.status, len(record.interrupts), answered, record.attempts
 
 
 class RunWriter:
