@@ -18,12 +18,17 @@ PostgreSQL runs on a throw-away server started here, with fsync on like a real s
 binaries or psycopg it is skipped with a note. The whole-JSON way grows quadratically, so
 it runs only up to `--whole-json-max` steps.
 
+Then the same for real runs (`--run-sizes`): an agent makes one tool call per model turn
+(every 10th asks for an answer, given at once), in memory and attached to a SQLiteStore,
+which commits every step as it happens (and holds the run's lease per stretch).
+
     python benchmarks/bench_store.py [--sizes 10 100 1000 5000] [--repeat 3] [--no-fsync]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import itertools
 import sqlite3
@@ -34,7 +39,17 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
-from pausepoint import AssistantMessage, Prompt, ToolCall, ToolCallRequest
+from _workload import confirm, one_call_per_turn
+from pausepoint import (
+    Agent,
+    AgentRun,
+    AssistantMessage,
+    Prompt,
+    ScriptedModel,
+    ToolCall,
+    ToolCallRequest,
+    action,
+)
 from pausepoint.store import PostgresStore, RunStore, RunWriter, SQLiteStore, TemporaryPostgres
 
 Save = Callable[[Prompt], None]
@@ -104,12 +119,50 @@ def _cell(values: list[float]) -> str:
     return f"{statistics.median(values):>22.1f}" if values else f"{'(skipped)':>22}"
 
 
+@action
+async def bump(n: int) -> int:
+    """Return n + 1."""
+    return n + 1
+
+
+async def _real_run(calls: int, store: RunStore | None) -> float:
+    """µs per step of a real run of `calls` tool calls, saved to `store` (or nowhere)."""
+    agent = Agent(
+        model=ScriptedModel(one_call_per_turn(calls, "bump")),
+        actions=[bump, confirm],
+        max_turns=calls + 1,
+    )
+    run: AgentRun = agent.new_run("go", store=store)
+    started = time.perf_counter()
+    result = await run.run()
+    while result.status == "interrupted":
+        result = await run.resume(True)
+    assert result.status == "completed", result
+    return (time.perf_counter() - started) / calls * 1e6
+
+
+def real_runs(sizes: list[int], repeat: int, folder: Path) -> None:
+    print("real runs (one tool call per model turn):")
+    print(f"{'steps':>6} {'memory µs/step':>22} {'SQLiteStore µs/step':>22} {'store cost':>12}")
+    with SQLiteStore(folder / "real.db") as store:
+        for size in sizes:
+            memory, stored = [], []
+            for _ in range(repeat):
+                gc.collect()
+                memory.append(asyncio.run(_real_run(size, None)))
+                gc.collect()
+                stored.append(asyncio.run(_real_run(size, store)))
+            cost = statistics.median(stored) - statistics.median(memory)
+            print(f"{size:>6} {_cell(memory)} {_cell(stored)} {cost:>9.1f} µs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000, 5000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--whole-json-max", type=int, default=1000)
     parser.add_argument("--no-fsync", action="store_true")
+    parser.add_argument("--run-sizes", type=int, nargs="+", default=[10, 100, 1000])
     args = parser.parse_args()
 
     with ExitStack() as stack:
@@ -163,6 +216,8 @@ def main() -> None:
                     + ", ".join(f"{r:.2f}" for r in medians)
                     + ")"
                 )
+
+        real_runs(args.run_sizes, args.repeat, folder)
 
 
 if __name__ == "__main__":
