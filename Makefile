@@ -78,5 +78,6 @@ dist: $(STAMP)
 
 clean:
 	rm -rf $(VENV) js/node_modules $(dir $(BUNDLE)) dist .pytest_cache .mypy_cache .ruff_cache
+
 bench-store: $(STAMP)
 	$(BIN)/python benchmarks/bench_store.py
