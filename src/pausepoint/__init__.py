@@ -104,6 +104,7 @@ from .transcript import (
 
 if TYPE_CHECKING:
     from .models.openai import OpenAIChatModel
+    from .widget._inbox import Inbox, inbox
 
 try:
     __version__ = _metadata.version("pausepoint")
@@ -132,6 +133,7 @@ __all__ = [
     "DemoModel",
     "ErrorInfo",
     "FailedEvent",
+    "Inbox",
     "InterruptAlreadyResolvedError",
     "InterruptEntry",
     "InterruptExpiredError",
@@ -205,6 +207,7 @@ __all__ = [
     "__version__",
     "action",
     "call",
+    "inbox",
 ]
 
 
@@ -214,4 +217,8 @@ def __getattr__(name: str) -> Any:
         from .models.openai import OpenAIChatModel
 
         return OpenAIChatModel
+    if name in ("Inbox", "inbox"):  # the notebook view loads anywidget: on first use
+        from .widget import _inbox
+
+        return getattr(_inbox, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,6 @@
 """The notebook view of a run (anywidget). Imported lazily by `AgentRun`."""
 
+from ._inbox import Inbox, inbox
 from ._view import RunView
 
-__all__ = ["RunView"]
+__all__ = ["Inbox", "RunView", "inbox"]

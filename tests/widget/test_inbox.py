@@ -1,0 +1,183 @@
+"""The inbox's Python side, without a kernel: what it lists, and answers from its cards."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.widget.recording import RecordingComm
+
+import pausepoint
+from pausepoint import (
+    ActionContext,
+    ActionInterrupt,
+    Agent,
+    AgentRun,
+    Inbox,
+    ScriptedModel,
+    action,
+    call,
+)
+from pausepoint.errors import UsageError
+from pausepoint.store import RunStore, SQLiteStore
+
+
+async def until(condition: Callable[[], Any]) -> Any:
+    """Wait (up to 5 s) until `condition()` is truthy; return its value."""
+    async with asyncio.timeout(5):
+        while not (value := condition()):  # noqa: ASYNC110 - set by the kernel side
+            await asyncio.sleep(0.005)
+    return value
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> RunStore:
+    return SQLiteStore(tmp_path / "runs.db")
+
+
+def ops_agent(executed: list[str], name: str = "ops") -> Agent:
+    @action
+    def delete_record(id: int, ctx: ActionContext) -> str:
+        if ctx.resumption is None:
+            raise ActionInterrupt(f"Delete record {id}?", data={"id": id})
+        executed.append(f"{ctx.run_id}:{id}")
+        return f"deleted {id}"
+
+    def script(request: Any) -> Any:
+        if len(request.items) == 1:
+            number = int(request.items[0].text.split()[-1])
+            return call("delete_record", id=number)
+        return "Done."
+
+    return Agent(model=ScriptedModel(script), actions=[delete_record], name=name)
+
+
+async def waiting(agent: Agent, store: RunStore, text: str) -> AgentRun:
+    run = agent.new_run(text, store=store)
+    assert (await run.run()).status == "interrupted"
+    return run
+
+
+def comm_of(box: Inbox) -> RecordingComm:
+    assert isinstance(box.comm, RecordingComm)
+    return box.comm
+
+
+async def test_inbox_lists_waiting_runs_newest_first_with_their_cards(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    agent = ops_agent([])
+    older = await waiting(agent, store, "Delete record 1")
+    newer = await waiting(agent, store, "Delete record 2")
+    done = await waiting(agent, store, "Delete record 3")
+    await done.resume(True)  # no longer waits: not listed
+
+    box = pausepoint.inbox(store, agents={"ops": agent}, poll=None)
+
+    assert [e["runId"] for e in box.entries] == [newer.id, older.id]
+    first = box.entries[0]
+    assert first["title"] == "Delete record 2"
+    assert first["reason"] is None
+    [card] = first["cards"]
+    assert card["id"] == newer.pending[0].interrupt.id
+    assert (card["canResolve"], card["message"]) == (True, "Delete record 2?")
+    assert comm_of(box).opened_state()["view"] == "inbox"
+
+
+async def test_runs_of_unknown_agents_are_read_only_with_a_reason(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    await waiting(ops_agent([], name="legacy"), store, "Delete record 4")
+
+    box = Inbox(store, agents={"ops": ops_agent([])}, poll=None)
+
+    [entry] = box.entries
+    assert "no agent 'legacy'" in entry["reason"]
+    assert [(c["canResolve"], c["message"]) for c in entry["cards"]] == [
+        (False, "Delete record 4?")
+    ]
+
+
+async def test_answering_a_card_continues_the_run_and_it_leaves_the_inbox(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    executed: list[str] = []
+    agent = ops_agent(executed)
+    first = await waiting(agent, store, "Delete record 1")
+    second = await waiting(agent, store, "Delete record 2")
+    box = Inbox(store, agents={"ops": agent}, poll=None)
+    interrupt = first.pending[0].interrupt.id
+
+    comm_of(box).browser_send(
+        {"type": "resume", "requestId": "r1", "interrupt": interrupt, "data": True}
+    )
+
+    response = await until(lambda: comm_of(box).custom("response"))
+    assert response == [{"type": "response", "requestId": "r1", "ok": True}]
+    await until(lambda: len(box.entries) == 1)
+    await box.wait()
+    assert [e["runId"] for e in box.entries] == [second.id]
+    assert executed == [f"{first.id}:1"]
+    assert store.summary(first.id).status == "completed"
+    assert store.load_prompt(first.id)[0].output == "Done."
+
+
+async def test_a_card_answered_in_another_kernel_first_is_refused_and_removed(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    executed: list[str] = []
+    agent = ops_agent(executed)
+    run = await waiting(agent, store, "Delete record 5")
+    box = Inbox(store, agents={"ops": agent}, poll=None)
+    interrupt = run.pending[0].interrupt.id
+    await run.resume(True)  # the other kernel answers first
+
+    comm_of(box).browser_send(
+        {"type": "reject", "requestId": "r2", "interrupt": interrupt, "reason": "no"}
+    )
+
+    [response] = await until(lambda: comm_of(box).custom("response"))
+    assert response["ok"] is False
+    assert response["error"]["name"] == "InterruptAlreadyResolvedError"
+    await until(lambda: box.entries == [])
+    assert executed == [f"{run.id}:5"]  # the action ran once
+    assert store.summary(run.id).status == "completed"
+
+
+async def test_polling_shows_runs_other_kernels_left_waiting(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    agent = ops_agent([])
+    box = Inbox(store, agents={"ops": agent}, poll=0.02)
+    assert box.entries == []
+    assert not box.changed()
+
+    other_kernel = ops_agent([])
+    run = await waiting(other_kernel, store, "Delete record 6")
+
+    await until(lambda: [e["runId"] for e in box.entries] == [run.id])
+    assert not box.changed()
+    await run.resume(True)
+    await until(lambda: box.entries == [])
+    box.close()
+
+
+async def test_refresh_request_reads_the_store_again(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    box = Inbox(store, agents={"ops": ops_agent([])}, poll=None)
+    run = await waiting(ops_agent([]), store, "Delete record 8")
+    assert box.entries == []
+
+    comm_of(box).browser_send({"type": "refresh", "requestId": "r3"})
+
+    assert [e["runId"] for e in box.entries] == [run.id]
+    assert comm_of(box).custom("response") == [{"type": "response", "requestId": "r3", "ok": True}]
+
+
+def test_inbox_needs_a_store() -> None:
+    with pytest.raises(UsageError, match="run store"):
+        Inbox("runs.db", poll=None)  # type: ignore[arg-type]
