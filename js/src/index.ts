@@ -5,19 +5,25 @@
  */
 import { h, render as renderPreact } from "preact";
 import { App } from "./components/App";
+import { Inbox } from "./components/Inbox";
 import { keepRunViewsInNotebook } from "./persist";
 import { initializeModel } from "./state";
 import type { Model } from "./types";
 import "./widget.css";
 
+/** One bundle, two views: a model with `view: "inbox"` is the store's inbox, else a run view. */
+function isInbox(model: Model): boolean {
+  return model.get("view") === "inbox";
+}
+
 function initialize({ model }: { model: Model }): () => void {
-  keepRunViewsInNotebook(model);
+  if (!isInbox(model)) keepRunViewsInNotebook(model);
   return initializeModel(model);
 }
 
 function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
   el.classList.add("pp-host");
-  renderPreact(h(App, { model, host: el }), el);
+  renderPreact(h(isInbox(model) ? Inbox : App, { model, host: el }), el);
   return () => {
     renderPreact(null, el);
     el.classList.remove("pp-host");

@@ -1,0 +1,62 @@
+import { html } from "htm/preact";
+import { useModelValue, formatTime } from "../hooks";
+import { useKernelGone } from "../liveness";
+import type { Model, PendingCard } from "../types";
+import { Card } from "./Card";
+import { KernelGone } from "./KernelGone";
+import "./inbox.css";
+
+/** One run of the store that waits on a person (see pausepoint/widget/_inbox.py). */
+export interface InboxEntry {
+  runId: string;
+  agent: string | null;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Why this kernel cannot answer the run's cards (its agent is unknown here), or null. */
+  reason: string | null;
+  cards: PendingCard[];
+}
+
+let refreshCount = 0;
+
+function InboxRun({ entry, model, readOnly }: { entry: InboxEntry; model: Model; readOnly: boolean }) {
+  return html`<section class="pp-inbox-entry" data-testid="pp-inbox-entry" data-run-id=${entry.runId}
+      aria-label=${`Run ${entry.runId}`}>
+    <div class="pp-inbox-run">
+      <strong class="pp-inbox-title">${entry.title || entry.runId}</strong>
+      <span class="pp-muted"><code>${entry.runId}</code>${entry.agent ? ` · ${entry.agent}` : ""} · waiting since
+        ${" "}${formatTime(entry.updatedAt)}</span>
+    </div>
+    ${entry.reason ? html`<p class="pp-inbox-reason" data-testid="pp-inbox-reason">${entry.reason}</p>` : null}
+    <div class="pp-cards">
+      ${entry.cards.map((card) => html`<${Card} key=${card.id} card=${card} model=${model} readOnly=${readOnly} />`)}
+    </div>
+  </section>`;
+}
+
+/** Every waiting run of a store, newest first, each with the run view's answerable cards. */
+export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
+  const gone = useKernelGone(model, host);
+  const entries = useModelValue<InboxEntry[]>(model, "entries") ?? [];
+  const refreshedAt = useModelValue<string>(model, "refreshed_at") ?? "";
+  const onRefresh = () => model.send({ type: "refresh", requestId: `inbox-refresh-${++refreshCount}` });
+
+  return html`<div class="pp-root pp-inbox" data-testid="pp-inbox">
+    <header class="pp-header pp-inbox-header">
+      <strong>Inbox</strong>
+      <span class="pp-muted" data-testid="pp-inbox-count">
+        ${entries.length === 0 ? "nothing waiting" : `${entries.length} run${entries.length === 1 ? "" : "s"} waiting`}
+      </span>
+      <span class="pp-header-right">
+        ${refreshedAt ? html`<span class="pp-muted">checked ${formatTime(refreshedAt)}</span>` : null}
+        <button type="button" class="pp-button pp-button-quiet" data-testid="pp-inbox-refresh"
+          disabled=${gone} onClick=${onRefresh}>Refresh</button>
+      </span>
+    </header>
+    ${gone ? html`<${KernelGone} />` : null}
+    ${entries.length === 0
+      ? html`<p class="pp-empty" data-testid="pp-inbox-empty">No run waits on a person.</p>`
+      : entries.map((entry) => html`<${InboxRun} key=${entry.runId} entry=${entry} model=${model} readOnly=${gone} />`)}
+  </div>`;
+}

@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { approvalCard, click, FakeModel, initialize, mount, within } from "./helpers";
+
+afterEach(() => {
+  document.body.innerHTML = "";
+});
+
+const entry = (runId: string, title: string, extra: Record<string, unknown> = {}) => ({
+  runId,
+  agent: "ops",
+  title,
+  createdAt: "2025-01-01T00:00:00Z",
+  updatedAt: "2025-01-01T00:05:00Z",
+  reason: null,
+  cards: [{ ...approvalCard, id: `int-${runId}` }],
+  ...extra,
+});
+
+function inbox(entries: unknown[]) {
+  const model = new FakeModel({ view: "inbox", entries, refreshed_at: "2025-01-01T00:06:00Z" });
+  const dispose = initialize(model);
+  const view = mount(model);
+  return { model, view, done: () => (view.cleanup(), dispose()) };
+}
+
+describe("inbox", () => {
+  it("lists each waiting run in the order given, with its cards", () => {
+    const { view, done } = inbox([entry("run-b", "Delete b"), entry("run-a", "Delete a")]);
+    const runs = view.qa("pp-inbox-entry");
+    expect(runs.map((r) => r.dataset.runId)).toEqual(["run-b", "run-a"]);
+    expect(runs[0]!.textContent).toContain("Delete b");
+    expect(within(runs[0]!).qa("pp-approve")).toHaveLength(1);
+    expect(view.get("pp-inbox-count").textContent).toContain("2 runs waiting");
+    expect(view.q("pp-status")).toBeNull(); // not a run view
+    done();
+  });
+
+  it("answers a card with the run view's resume message", () => {
+    const { model, view, done } = inbox([entry("run-a", "Delete a")]);
+    click(view.get("pp-approve"));
+    expect(model.lastRequest()).toEqual({ type: "resume", data: true, interrupt: "int-run-a", requestId: expect.any(String) });
+    done();
+  });
+
+  it("drops an entry when the kernel's list no longer has it, and says when nothing waits", () => {
+    const { model, view, done } = inbox([entry("run-a", "Delete a")]);
+    model.setTrait("entries", []);
+    expect(view.qa("pp-inbox-entry")).toHaveLength(0);
+    expect(view.get("pp-inbox-empty").textContent).toContain("No run waits");
+    done();
+  });
+
+  it("shows runs of unknown agents read-only with the reason", () => {
+    const readOnly = { ...approvalCard, id: "int-x", canResolve: false, reason: "This kernel cannot continue the run." };
+    const { view, done } = inbox([entry("run-x", "Legacy", { reason: "Read-only: no agent 'legacy'.", cards: [readOnly] })]);
+    expect(view.get("pp-inbox-reason").textContent).toContain("no agent 'legacy'");
+    expect(view.q("pp-approve")).toBeNull();
+    expect(view.get("pp-unanswerable").textContent).toContain("cannot continue");
+    done();
+  });
+
+  it("Refresh asks the kernel to read the store again", () => {
+    const { model, view, done } = inbox([]);
+    click(view.get("pp-inbox-refresh"));
+    expect(model.lastRequest()).toEqual({ type: "refresh", requestId: expect.any(String) });
+    done();
+  });
+});
