@@ -215,6 +215,21 @@ def test_save_and_restore(executed: Execute) -> None:
     )
 
 
+def test_save_and_restore_through_a_store_and_the_inbox(executed: Execute) -> None:
+    nb = executed("04-save-and-restore.ipynb")
+    stored = text(cell_with(nb, "stored_run = agent.new_run("))
+    assert "interrupted - Close account 23 and pay out 0.00? - saved as version" in stored
+    loaded = text(cell_with(nb, "loaded = agent.load("))
+    assert loaded == "loaded: interrupted - Close account 23 and pay out 0.00?\n"
+    answered = text(cell_with(nb, "again = agent.load("))
+    assert "completed - Done: close_account returned account 23 closed, 0.00 paid out." in answered
+    assert "stored: completed | waiting in the inbox: 0" in answered
+    inbox_cell = cell_with(nb, "pausepoint.inbox(store")
+    assert any(
+        "application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in inbox_cell.outputs
+    )
+
+
 def test_real_model_skips_without_an_endpoint(executed: Execute) -> None:
     nb = executed("06-real-model.ipynb")
     needs_model = [
