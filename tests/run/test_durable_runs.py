@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -235,3 +236,54 @@ async def test_in_memory_run_is_unchanged_by_stores() -> None:
     run = approval_agent(None, []).new_run("Delete record 7")
     assert run.store is None
     assert (await run.run()).status == "interrupted"
+
+
+async def test_cancelled_run_is_stored_cancelled_with_its_call(store: RunStore) -> None:
+    started = asyncio.Event()
+
+    @action
+    async def crunch() -> str:
+        started.set()
+        await asyncio.Event().wait()
+        return "never"
+
+    agent = Agent(model=ScriptedModel([call("crunch"), "done"]), actions=[crunch], store=store)
+    run = agent.new_run("crunch")
+    task = asyncio.ensure_future(run.run())
+    await started.wait()
+    assert stored_record(store, run.id).status == "running"  # durable while it runs
+
+    result = await run.cancel("enough")
+
+    await task
+    assert result is not None
+    assert result.status == "cancelled"
+    summary = store.summary(run.id)
+    assert (summary.status, summary.lease_owner) == ("cancelled", None)
+    record = stored_record(store, run.id)
+    assert record.status == "cancelled"
+    assert record.cancellation is not None
+    assert record.cancellation.reason == "enough"
+
+
+async def test_batch_answers_are_durable_and_a_refused_batch_records_nothing(
+    store: RunStore,
+) -> None:
+    seen: list[Any] = []
+    run = approval_agent(store, seen).new_run("Delete record 7", store=store)
+    await run.run()
+    entry_id = run.pending[0].interrupt.id
+    store.acquire(run.id, "elsewhere:1:1", 60)
+    with pytest.raises(RunBusyError):
+        await run.continue_with([{"interruptId": entry_id, "status": "resolved", "payload": 1}])
+    assert run.pending[0].interrupt.resolution is None
+    store.release(run.id, "elsewhere:1:1")
+
+    result = await run.continue_with(
+        [{"interruptId": entry_id, "status": "resolved", "payload": 1}]
+    )
+
+    assert result.status == "completed"
+    [(record, _, _)] = seen
+    assert isinstance(record.interrupts[-1].resolution, ResumeResolution)
+    assert store.summary(run.id).status == "completed"
