@@ -1,0 +1,85 @@
+"""Notebook 08 tells its story: a run paused by another process is answered here from the
+inbox, an overnight batch is cleared, and the same works on PostgreSQL (or says why not)."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+
+import pytest
+from nbformat import NotebookNode
+from tests.notebooks.test_notebooks import cell_with, errors, execute, text
+
+from pausepoint.store import TemporaryPostgres
+
+NAME = "08-durable-runs.ipynb"
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.fixture(scope="module")
+def nb(tmp_path_factory: pytest.TempPathFactory) -> NotebookNode:
+    # The system's temporary folder, not pytest's: as root, TemporaryPostgres runs the
+    # server as the postgres user, who cannot enter pytest's private folders.
+    return execute(NAME, tmp_path_factory.mktemp("08"), {"TMPDIR": tempfile.gettempdir()})
+
+
+def shows_widget(cell: NotebookNode) -> bool:
+    return any(WIDGET in output.get("data", {}) for output in cell.get("outputs", []))
+
+
+def test_durable_notebook_runs_without_errors(nb: NotebookNode) -> None:
+    problems = errors(nb)
+    assert not problems, "\n\n".join(problems)
+
+
+def test_run_paused_in_another_process_is_answered_here(nb: NotebookNode) -> None:
+    paused = text(cell_with(nb, 'other_kernel("start", DB, "Pay invoice 1001'))
+    assert "'Pay invoice 1001: 250 EUR': interrupted - Approve running pay_invoice?" in paused
+    assert shows_widget(cell_with(nb, 'box = pausepoint.inbox(store, agents={"payments": agent})'))
+    answered = text(cell_with(nb, "result = await run.resume(True)  # the Approve button"))
+    assert "completed - Done: invoice 1001 paid (250.00 EUR)." in answered
+    assert answered.rstrip().endswith("waiting in the inbox: 0")
+
+
+def test_other_process_reads_the_completed_run_back(nb: NotebookNode) -> None:
+    shown = text(cell_with(nb, 'other_kernel("show", DB, waiting.run_id)'))
+    assert shown.strip() == "completed: Done: invoice 1001 paid (250.00 EUR)."
+
+
+def test_overnight_batch_is_listed_then_cleared(nb: NotebookNode) -> None:
+    started = text(cell_with(nb, "INVOICES = {"))
+    assert started.count(": interrupted - Approve running pay_invoice?") == 4
+    assert shows_widget(cell_with(nb, "box.refresh()\nbox"))
+    listed = text(cell_with(nb, 'print(summary.run_id[:8], summary.agent, "-"'))
+    assert len(re.findall(r"payments - Approve running pay_invoice\?", listed)) == 4
+
+    cleared = text(cell_with(nb, 'await run.reject("Over 1000 EUR'))
+    assert len(re.findall(r"EUR: completed - Done: invoice 100[235] paid", cleared)) == 3
+    assert (
+        "9500.00 EUR: completed - Not paid: Over 1000 EUR: needs the finance director's" in cleared
+    )
+    assert "waiting in the inbox: 0\nwaiting in the store: 0" in cleared
+
+    stored = text(cell_with(nb, 'store.runs(agent="payments")')).strip().splitlines()
+    assert len(stored) == 5
+    assert all(" completed (" in line for line in stored)
+
+
+def test_postgres_part_runs_or_says_why_not(nb: NotebookNode) -> None:
+    started = text(cell_with(nb, "reason = TemporaryPostgres.unavailable()"))
+    answered = text(cell_with(nb, "pg_store = PostgresStore(server.dsn)"))
+    if os.environ.get("CI") == "true" or TemporaryPostgres.unavailable() is None:
+        assert started.startswith("'Pay invoice 2001"), f"PostgreSQL did not run: {started}"
+        assert "'Pay invoice 2001: 300 EUR': interrupted - Approve running" in started
+        assert "answered here: completed - Done: invoice 2001 paid (300.00 EUR)." in answered
+        assert "waiting in the PostgreSQL inbox: 0" in answered
+        assert (
+            "read back by the other kernel: completed: Done: invoice 2001 paid (300.00 EUR)."
+            in answered
+        )
+        assert "PostgreSQL server stopped" in text(cell_with(nb, "server.stop()"))
+    else:
+        reason = TemporaryPostgres.unavailable()
+        assert started.strip() == f"Skipping the PostgreSQL part: {reason}"
+        assert answered.strip() == "Skipped: no PostgreSQL server."
