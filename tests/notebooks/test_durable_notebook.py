@@ -68,7 +68,8 @@ def test_overnight_batch_is_listed_then_cleared(nb: NotebookNode) -> None:
 
 def test_postgres_part_runs_or_says_why_not(nb: NotebookNode) -> None:
     started = text(cell_with(nb, "reason = TemporaryPostgres.unavailable()"))
-    answered = text(cell_with(nb, "pg_store = PostgresStore(server.dsn)"))
+    answered_cell = cell_with(nb, "pg_store = PostgresStore(server.dsn)")
+    answered = text(answered_cell)
     if os.environ.get("CI") == "true" or TemporaryPostgres.unavailable() is None:
         assert started.startswith("'Pay invoice 2001"), f"PostgreSQL did not run: {started}"
         assert "'Pay invoice 2001: 300 EUR': interrupted - Approve running" in started
@@ -79,6 +80,7 @@ def test_postgres_part_runs_or_says_why_not(nb: NotebookNode) -> None:
             in answered
         )
         assert "PostgreSQL server stopped" in text(cell_with(nb, "server.stop()"))
+        assert shows_widget(answered_cell)
     else:
         reason = TemporaryPostgres.unavailable()
         assert started.strip() == f"Skipping the PostgreSQL part: {reason}"
