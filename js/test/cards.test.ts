@@ -208,7 +208,7 @@ describe("generic card with a response schema", () => {
     expect(label?.textContent).toContain("Name");
     expect(label?.querySelector(".pp-required")).not.toBeNull();
     expect(view.el.textContent).toContain("Who asks");
-    expect(view.el.querySelector(`label[for="${view.get("pp-field-email").id}"]`)?.textContent).toContain("email");
+    expect(view.el.querySelector(`label[for="${view.get("pp-field-email").id}"]`)?.textContent).toContain("Email");
     const count = view.get("pp-field-count") as HTMLInputElement;
     expect(count.type).toBe("number");
     expect(count.value).toBe("2");

@@ -38,7 +38,7 @@ describe("describeSchema", () => {
     const f = byPath(root);
     expect(root.kind).toBe("object");
     expect(f.name).toMatchObject({ kind: "string", label: "Full name", description: "As on the passport", required: true, minLength: 2 });
-    expect(f.email).toMatchObject({ kind: "string", label: "email", format: "email", required: false });
+    expect(f.email).toMatchObject({ kind: "string", label: "Email", format: "email", required: false });
     expect(f.code).toMatchObject({ pattern: "^[A-Z]{3}$", default: "ABC" });
     expect(f.age).toMatchObject({ kind: "integer", minimum: 0, maximum: 150, required: true });
     expect(f.ratio).toMatchObject({ kind: "number", exclusiveMaximum: 1 });

@@ -7,6 +7,8 @@ import type { Json, Model, PendingCard, ResponseError } from "../types";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
 import { AnswerEditor } from "./SchemaForm";
+import { callTitle, KIND_TITLES } from "../labels";
+import { moveFocusAfterAnswer } from "../focus";
 
 type Phase = "idle" | "sending" | "sent" | "closed";
 
@@ -35,10 +37,16 @@ function CardError({ error }: { error: ResponseError }) {
   </div>`;
 }
 
-function serverErrorsOf(error: ResponseError | null): Record<string, string[]> | undefined {
+/** The kernel's problems by field path; `within` ("editedArgs") is the part of the
+ * answer the form edits, so `$.editedArgs.x` belongs to the field `x`. */
+function serverErrorsOf(error: ResponseError | null, within = ""): Record<string, string[]> | undefined {
   if (!error || !Array.isArray(error.problems)) return undefined;
   const byPath: Record<string, string[]> = {};
-  for (const problem of error.problems) (byPath[problemPath(problem.path)] ??= []).push(problem.message);
+  for (const problem of error.problems) {
+    let path = problemPath(problem.path);
+    if (within && (path === within || path.startsWith(`${within}.`))) path = path.slice(within.length + 1);
+    (byPath[path] ??= []).push(problem.message);
+  }
   return byPath;
 }
 
@@ -75,11 +83,6 @@ function Countdown({ remaining }: { remaining: number }) {
   </span>`;
 }
 
-const KIND_TITLES: Record<string, string> = {
-  "tool-approval": "Approval needed",
-  generic: "Input needed",
-  unbound: "Interrupt",
-};
 
 /** `readOnly`: the kernel is gone, so nothing can be sent (see liveness.ts). */
 export function Card({ card, model, readOnly = false }: { card: PendingCard; model: Model; readOnly?: boolean }) {
@@ -89,6 +92,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   const [editing, setEditing] = useState(false);
   // State updates land after a re-render; a second click before that must still send nothing.
   const inFlight = useRef(false);
+  const cardRef = useRef<HTMLElement>(null);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -114,6 +118,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
     if (!mounted.current) return;
     if (outcome.ok) {
       setPhase("sent");
+      moveFocusAfterAnswer(cardRef.current);
       return;
     }
     setError(outcome.error);
@@ -126,7 +131,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   };
   const onResume = (data: Json) => answer(() => resume(model, card.id, data));
   const onReject = (reason: string | null) => answer(() => reject(model, card.id, reason));
-  const serverErrors = serverErrorsOf(error);
+  const serverErrors = serverErrorsOf(error, card.kind === "tool-approval" ? "editedArgs" : "");
   const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
 
   let body: VNode;
@@ -186,12 +191,12 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
         idPrefix=${`${idPrefix}-answer`}
         schema=${null}
         emptyMeans=${null}
-        jsonLabel="Resume data (JSON, optional; empty means null)"
+        jsonLabel="Your answer (JSON, optional)"
         disabled=${disabled}
         serverErrors=${serverErrors}
         actions=${(state: EditorState) => html`<div class="pp-actions">
           <button type="button" class="pp-button pp-button-primary" data-testid="pp-resume" disabled=${disabled || !state.valid}
-            onClick=${() => state.valid && onResume(state.value ?? null)}>Resume</button>
+            onClick=${() => state.valid && onResume(state.value ?? null)}>Send</button>
           ${rejectControls}
         </div>`}
         onSubmit=${onResume}
@@ -200,17 +205,20 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   }
 
   return html`<article
+    ref=${cardRef}
+    tabindex="-1"
     class=${`pp-card pp-card-${card.kind}${!answerable || readOnly ? " pp-card-readonly" : ""}${expired ? " pp-card-expired" : ""}`}
     data-testid="pp-card"
     data-kind=${card.kind}
     data-interrupt-id=${card.id}
     data-phase=${expired ? "expired" : phase}
     data-readonly=${readOnly || !answerable ? "true" : "false"}
-    aria-label=${`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.message}`}
+    aria-label=${`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.toolName ? `${callTitle(card.toolName, card.args)}: ` : ""}${card.message}`}
     aria-busy=${phase === "sending" ? "true" : "false"}
   >
     <div class="pp-card-head">
-      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? KIND_TITLES[card.kind] ?? card.kind : "Not answerable here"}</span>
+      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? KIND_TITLES[card.kind] ?? "Interrupt" : "Not answerable here"}</span>
+      ${card.toolName ? html`<span class="pp-card-title" data-testid="pp-card-title">${callTitle(card.toolName, card.args)}</span>` : null}
       ${expiring ? html`<${Countdown} remaining=${remaining} />` : null}
       ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}
       ${phase === "sent" ? html`<span class="pp-muted" data-testid="pp-sent">Sent; waiting for the run</span>` : null}
