@@ -210,7 +210,7 @@ def main() -> None:
                     again: Figures | None
                     try:
                         live, again = measure(lab, browser, calls, args.timeout)
-                    except PlaywrightError as exc:
+                    except (PlaywrightError, AssertionError) as exc:
                         print(f"  ({calls} calls: {str(exc).splitlines()[0]})")
                         live = again = None
                     print(f"\n{calls:,} tool calls{'live run':>30}{'finished run shown':>22}")

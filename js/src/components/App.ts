@@ -21,14 +21,15 @@ function callIds(items: readonly Item[]): Set<string> {
 
 export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   const gone = useKernelGone(model, host);
-  const status = useModelValue<RunStatus>(model, "status") ?? "idle";
+  const status = useFrameModelValue<RunStatus>(model, "status") ?? "idle";
   const runId = useModelValue<string>(model, "run_id") ?? "";
   const meta = useModelValue<Record<string, unknown> | null>(model, "meta");
-  const error = useModelValue<ErrorInfo | null>(model, "error");
-  const startedAt = useModelValue<number | null>(model, "started_at");
-  // A live run's transcript changes many times a second: one render per frame.
+  const error = useFrameModelValue<ErrorInfo | null>(model, "error");
+  const startedAt = useFrameModelValue<number | null>(model, "started_at");
+  // A live run changes many times a second: one render per frame, with the transcript,
+  // its status and cards in step.
   const items = useFrameModelValue<Item[]>(model, "items") ?? [];
-  const pending = useModelValue<PendingCard[]>(model, "pending") ?? [];
+  const pending = useFrameModelValue<PendingCard[]>(model, "pending") ?? [];
   const streaming = useFrameModelValue<string | undefined>(model, STREAMING_KEY) ?? "";
 
   const ids = useMemo(() => callIds(items), [items]);
