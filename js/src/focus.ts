@@ -1,6 +1,12 @@
-/** Where focus goes once a card is answered: the next card, else the run's status. */
-export function moveFocusAfterAnswer(card: HTMLElement | null): void {
-  if (!card || !card.contains(document.activeElement)) return;
+/**
+ * Where focus goes once a card is answered: the next card, else the run's status.
+ * `hadFocus`: focus was in the card when the answer left (its controls are disabled
+ * since, which takes focus from them); without it, focus stays where the user put it.
+ */
+export function moveFocusAfterAnswer(card: HTMLElement | null, hadFocus: boolean): void {
+  if (!card || !hadFocus) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && !card.contains(active)) return;
   const root = card.closest(".pp-root");
   if (!root) return;
   const cards = [...root.querySelectorAll<HTMLElement>('[data-testid="pp-card"]')];

@@ -112,13 +112,14 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   const answer = async (send: () => Promise<Outcome>) => {
     if (inFlight.current || !answerable || readOnly || (expiring && Date.now() >= expiresAt)) return;
     inFlight.current = true;
+    const hadFocus = cardRef.current?.contains(document.activeElement) ?? false;
     setPhase("sending");
     setError(null);
     const outcome = await send();
     if (!mounted.current) return;
     if (outcome.ok) {
       setPhase("sent");
-      moveFocusAfterAnswer(cardRef.current);
+      moveFocusAfterAnswer(cardRef.current, hadFocus);
       return;
     }
     setError(outcome.error);
@@ -146,7 +147,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
       class="pp-button pp-button-primary"
       data-testid="pp-approve"
       disabled=${disabled || (state !== null && !state.valid)}
-      aria-label=${state ? `Approve ${card.toolName ?? "the tool call"} with the edited arguments` : `Approve ${card.toolName ?? "the tool call"}`}
+      aria-label=${state ? `Approve with edits: ${callTitle(card.toolName, card.args)}` : `Approve ${callTitle(card.toolName, card.args)}`}
       onClick=${() => (state ? state.valid && state.value !== undefined && onResume({ approved: true, editedArgs: state.value }) : onResume(true))}
     >${state ? "Approve with edits" : "Approve"}</button>`;
     const editToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-edit-args" aria-expanded=${editing ? "true" : "false"}
