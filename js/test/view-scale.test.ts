@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Item, ToolItem } from "../src/types";
 import { callTitle, fieldLabel, humanize, keyArguments } from "../src/labels";
 import { STEP, WINDOW } from "../src/components/Transcript";
-import { approvalCard, click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
+import { approvalCard, click, FakeModel, flushMicrotasks, initialize, mount, typeInto, within } from "./helpers";
 
 // Counts each time a tool call row is drawn, by call id.
 const drawn = vi.hoisted(() => new Map<string, number>());
@@ -140,6 +140,23 @@ describe("the card at its tool call", () => {
     click(within(second).get("pp-approve"));
     await model.respond({ ok: true });
     expect(document.activeElement).toBe(view.get("pp-status"));
+    view.cleanup();
+    dispose();
+  });
+
+  it("moves focus on when the kernel removes the answered card before its reply", async () => {
+    const model = new FakeModel({ items, status: "interrupted", pending: cards });
+    const dispose = initialize(model);
+    const view = mount(model);
+    const approve = within(view.qa("pp-card")[0]).get("pp-approve");
+    approve.focus();
+    click(approve);
+    approve.blur(); // a browser takes focus from a control that turns disabled
+    model.setTrait("pending", [cards[1]]);
+    await flushMicrotasks();
+    expect(document.activeElement).toBe(within(view.get("pp-card")).get("pp-approve"));
+    await model.respond({ ok: true });
+    expect(document.activeElement).toBe(within(view.get("pp-card")).get("pp-approve"));
     view.cleanup();
     dispose();
   });

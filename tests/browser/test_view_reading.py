@@ -128,17 +128,21 @@ def test_keyboard_only_approve_with_a_visible_focus_ring(open_notebook: OpenNote
     for theme, label in (("JupyterLab Light", "light"), ("JupyterLab Dark", "dark")):
         _in_theme(nb, theme)
         approve = cards.nth(0).get_by_test_id("pp-approve")
-        page.evaluate("() => document.activeElement?.blur()")
-        unfocused = _around(page, approve)
-        # The header's pending count, reached and pressed from the keyboard, focuses the
+        # The header's pending count, reached with Tab and pressed with Enter, focuses the
         # first card's first control.
         jump = nb.widget().get_by_test_id("pp-pending-jump")
         jump.focus()
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        expect(jump).to_be_focused()
         page.keyboard.press("Enter")
         expect(approve).to_be_focused()
         focused = _around(page, approve)
+        page.evaluate("() => document.activeElement.blur()")
+        unfocused = _around(page, approve)
         changed = page.evaluate(PIXELS_DIFFER, [unfocused, focused])
         assert changed > 100, f"{label}: the focus ring changed only {changed} pixels"
+        approve.focus()
         nb.screenshot(f"r-focus-{label}")
     _in_theme(nb, "JupyterLab Light")
 

@@ -94,10 +94,21 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   const inFlight = useRef(false);
   const cardRef = useRef<HTMLElement>(null);
   const mounted = useRef(true);
+  // Set while an answer is out: a card the kernel removes before its answer's reply
+  // arrives still moves focus on as it leaves.
+  const answered = useRef<{ hadFocus: boolean } | null>(null);
   useEffect(() => {
     mounted.current = true;
+    const element = cardRef.current;
+    const root = element?.closest(".pp-root") ?? null;
     return () => {
       mounted.current = false;
+      if (answered.current) {
+        const { hadFocus } = answered.current;
+        answered.current = null;
+        // After this card has left the page, so that the next one is the first left.
+        queueMicrotask(() => moveFocusAfterAnswer(element, hadFocus, root));
+      }
     };
   }, []);
 
@@ -113,15 +124,18 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
     if (inFlight.current || !answerable || readOnly || (expiring && Date.now() >= expiresAt)) return;
     inFlight.current = true;
     const hadFocus = cardRef.current?.contains(document.activeElement) ?? false;
+    answered.current = { hadFocus };
     setPhase("sending");
     setError(null);
     const outcome = await send();
     if (!mounted.current) return;
     if (outcome.ok) {
+      answered.current = null;
       setPhase("sent");
       moveFocusAfterAnswer(cardRef.current, hadFocus);
       return;
     }
+    answered.current = null;
     setError(outcome.error);
     if (isFinalError(outcome.error)) {
       setPhase("closed");
