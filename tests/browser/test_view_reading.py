@@ -138,12 +138,12 @@ def test_keyboard_only_approve_with_a_visible_focus_ring(open_notebook: OpenNote
         page.keyboard.press("Enter")
         expect(approve).to_be_focused()
         focused = _around(page, approve)
+        nb.screenshot(f"r-focus-{label}")
         page.evaluate("() => document.activeElement.blur()")
         unfocused = _around(page, approve)
         changed = page.evaluate(PIXELS_DIFFER, [unfocused, focused])
         assert changed > 100, f"{label}: the focus ring changed only {changed} pixels"
         approve.focus()
-        nb.screenshot(f"r-focus-{label}")
     _in_theme(nb, "JupyterLab Light")
 
     second = cards.filter(has_text="order 43").get_by_test_id("pp-approve")

@@ -22,14 +22,15 @@ const ERROR_TITLES: Record<string, string> = {
   NotJSONError: "The answer is not JSON.",
 };
 
-function CardError({ error }: { error: ResponseError }) {
+function CardError({ error, within = "" }: { error: ResponseError; within?: string }) {
   const problems = Array.isArray(error.problems) ? error.problems : [];
   return html`<div class="pp-card-error" role="alert" data-testid="pp-card-error" data-error=${error.name}>
     <strong>${ERROR_TITLES[error.name] ?? `${error.name}:`}</strong> ${error.message}
     ${problems.length > 0
       ? html`<ul class="pp-problems">
           ${problems.map((p) => {
-            const path = problemPath(p.path);
+            const full = problemPath(p.path);
+            const path = within && full.startsWith(`${within}.`) ? full.slice(within.length + 1) : full;
             return html`<li data-testid="pp-problem" data-path=${path}><code>${path || "(answer)"}</code>: ${p.message}</li>`;
           })}
         </ul>`
@@ -168,7 +169,6 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
       disabled=${disabled} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
     const actions = (state: EditorState | null) => html`<div class="pp-actions">${approveButton(state)} ${editToggle} ${rejectControls}</div>`;
     body = html`<div class="pp-card-body">
-      <p class="pp-tool-line">Tool <code class="pp-tool-name">${card.toolName ?? "(unnamed)"}</code></p>
       ${editing
         ? html`<${AnswerEditor}
             idPrefix=${`${idPrefix}-args`}
@@ -240,6 +240,6 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
     </div>
     <p class="pp-card-message">${card.message}</p>
     ${body}
-    ${error ? html`<${CardError} error=${error} />` : null}
+    ${error ? html`<${CardError} error=${error} within=${card.kind === "tool-approval" ? "editedArgs" : ""} />` : null}
   </article>`;
 }
