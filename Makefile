@@ -14,7 +14,7 @@ PORT ?= 8888
 LAB_ARGS ?=
 DEMO_NOTEBOOK := notebooks/01-quickstart.ipynb
 
-.PHONY: test lint typecheck unit js js-test bench demo dist clean
+.PHONY: test lint typecheck unit js js-test bench bench-view demo dist clean
 
 test: lint typecheck js-test unit
 
@@ -56,6 +56,10 @@ unit: $(STAMP) $(BUNDLE)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_loop.py
 	$(BIN)/python benchmarks/bench_widget_sync.py
+
+# The run view in JupyterLab in headless Chromium (a few minutes; not part of `make test`).
+bench-view: $(STAMP) $(BUNDLE)
+	$(BIN)/python benchmarks/bench_view.py
 
 demo: $(DEMO_STAMP) $(BUNDLE)
 	@echo ""

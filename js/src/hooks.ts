@@ -51,3 +51,57 @@ export function useUniqueId(prefix: string): string {
   });
   return id;
 }
+
+// -- one render per animation frame --------------------------------------------------
+
+const queued = new Set<() => void>();
+let frameHandle: { cancel(): void } | null = null;
+
+/** Runs every callback queued for the next frame now (tests, and before a synchronous read). */
+export function flushFrame(): void {
+  frameHandle?.cancel();
+  frameHandle = null;
+  const callbacks = [...queued];
+  queued.clear();
+  for (const callback of callbacks) callback();
+}
+
+/**
+ * Runs `callback` once at the next animation frame, however often it is queued before
+ * then. A hidden tab gets no frames, so a timer stands in after 100 ms.
+ */
+export function onNextFrame(callback: () => void): void {
+  queued.add(callback);
+  if (frameHandle) return;
+  const raf = typeof requestAnimationFrame === "function" ? requestAnimationFrame(flushFrame) : 0;
+  const timer = setTimeout(flushFrame, 100);
+  frameHandle = {
+    cancel() {
+      if (raf && typeof cancelAnimationFrame === "function") cancelAnimationFrame(raf);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * `useModelValue`, re-read at most once per animation frame: a burst of kernel messages
+ * (a long run's transcript) costs one render per frame, not one per message.
+ */
+export function useFrameModelValue<T>(model: Model, key: string): T {
+  const [value, setValue] = useState<{ v: T }>(() => ({ v: model.get(key) }));
+  useLayoutEffect(() => {
+    let live = true;
+    const read = () => {
+      if (live) setValue({ v: model.get(key) });
+    };
+    const onChange = () => onNextFrame(read);
+    model.on(`change:${key}`, onChange);
+    read();
+    return () => {
+      live = false;
+      queued.delete(read);
+      model.off(`change:${key}`, onChange);
+    };
+  }, [model, key]);
+  return value.v;
+}

@@ -5,6 +5,7 @@
  *
  * Paths are dotted (`address.city`, `tags.0`); the root is the empty path.
  */
+import { fieldLabel } from "./labels";
 import type { Json, JsonObject } from "./types";
 import { errorsByPath, type Validator } from "./validation";
 
@@ -156,7 +157,7 @@ function describe(
     kind: "string",
     path,
     key,
-    label: str(schema.title) ?? key,
+    label: fieldLabel(schema, key),
     description: str(schema.description),
     required,
     nullable,

@@ -60,14 +60,68 @@ export function pointerToPath(pointer: string): string {
     .join(".");
 }
 
-function friendly(error: ErrorObject): string {
+const TYPE_NAMES: Record<string, string> = {
+  integer: "a valid integer",
+  number: "a valid number",
+  string: "a valid string",
+  boolean: "a valid boolean",
+  object: "a valid dictionary",
+  array: "a valid list",
+};
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function quoted(value: unknown): string {
+  return typeof value === "string" ? `'${value}'` : JSON.stringify(value);
+}
+
+/**
+ * ajv's error in the kernel's words (pydantic's), so that a problem reads the same
+ * whether the browser or the kernel finds it.
+ */
+export function friendly(error: ErrorObject): string {
+  const p = error.params as Record<string, any>;
   switch (error.keyword) {
     case "required":
-      return "Required";
-    case "enum":
-      return "Choose one of the allowed values";
+      return "Field required";
+    case "enum": {
+      const allowed = (p.allowedValues as unknown[]).map(quoted);
+      return allowed.length > 1
+        ? `Input should be ${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`
+        : `Input should be ${allowed[0] ?? "one of the allowed values"}`;
+    }
+    case "const":
+      return `Input should be ${quoted(p.allowedValue)}`;
     case "format":
-      return `Must be a valid ${String(error.params.format)}`;
+      return `Input should be a valid ${String(p.format)}`;
+    case "minimum":
+      return `Input should be greater than or equal to ${p.limit}`;
+    case "exclusiveMinimum":
+      return `Input should be greater than ${p.limit}`;
+    case "maximum":
+      return `Input should be less than or equal to ${p.limit}`;
+    case "exclusiveMaximum":
+      return `Input should be less than ${p.limit}`;
+    case "multipleOf":
+      return `Input should be a multiple of ${p.multipleOf}`;
+    case "minLength":
+      return `String should have at least ${plural(p.limit, "character")}`;
+    case "maxLength":
+      return `String should have at most ${plural(p.limit, "character")}`;
+    case "pattern":
+      return `String should match pattern '${p.pattern}'`;
+    case "minItems":
+      return `List should have at least ${plural(p.limit, "item")}`;
+    case "maxItems":
+      return `List should have at most ${plural(p.limit, "item")}`;
+    case "type": {
+      const type = Array.isArray(p.type) ? p.type[0] : p.type;
+      return `Input should be ${TYPE_NAMES[String(type)] ?? `of type ${String(type)}`}`;
+    }
+    case "additionalProperties":
+      return `Extra inputs are not permitted (${String(p.additionalProperty)})`;
     default:
       return error.message ?? "Invalid value";
   }

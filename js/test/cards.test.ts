@@ -121,7 +121,7 @@ describe("tool approval card", () => {
 
     typeInto(path, "");
     expect(isDisabled(view.get("pp-approve"))).toBe(true);
-    expect(view.get("pp-field-error").textContent).toContain("Required");
+    expect(view.get("pp-field-error").textContent).toContain("Field required");
     typeInto(path, "/tmp/b.txt");
     click(view.get("pp-field-force"));
     expect(isDisabled(view.get("pp-approve"))).toBe(false);
@@ -208,7 +208,7 @@ describe("generic card with a response schema", () => {
     expect(label?.textContent).toContain("Name");
     expect(label?.querySelector(".pp-required")).not.toBeNull();
     expect(view.el.textContent).toContain("Who asks");
-    expect(view.el.querySelector(`label[for="${view.get("pp-field-email").id}"]`)?.textContent).toContain("email");
+    expect(view.el.querySelector(`label[for="${view.get("pp-field-email").id}"]`)?.textContent).toContain("Email");
     const count = view.get("pp-field-count") as HTMLInputElement;
     expect(count.type).toBe("number");
     expect(count.value).toBe("2");
@@ -234,7 +234,7 @@ describe("generic card with a response schema", () => {
     expect(isDisabled(view.get("pp-submit"))).toBe(true);
     const error = view.get("pp-field-error");
     expect(error.dataset.path).toBe("name");
-    expect(error.textContent).toMatch(/fewer than 2/);
+    expect(error.textContent).toMatch(/at least 2 characters/);
     expect(name.getAttribute("aria-invalid")).toBe("true");
     typeInto(name, "Ada");
     expect(view.q("pp-field-error")).toBeNull();
@@ -248,7 +248,7 @@ describe("generic card with a response schema", () => {
     expect(view.get("pp-field-error").dataset.path).toBe("code");
     typeInto(view.get("pp-field-code"), "ABC");
     typeInto(view.get("pp-field-count"), "9");
-    expect(view.get("pp-field-error").textContent).toMatch(/<= 5/);
+    expect(view.get("pp-field-error").textContent).toMatch(/less than or equal to 5/);
     typeInto(view.get("pp-field-count"), "3");
     typeInto(view.get("pp-field-ratio"), "0.5");
     choose(view.get("pp-field-color"), "2");

@@ -1,6 +1,7 @@
 /** A fake anywidget model and small DOM helpers for the view tests. */
 import { act } from "preact/test-utils";
 import widget from "../src/index";
+import { flushFrame } from "../src/hooks";
 import type { Callback, Model } from "../src/types";
 
 export class FakeModel implements Model {
@@ -67,12 +68,18 @@ export class FakeModel implements Model {
 
   /** What the kernel would do: a custom message, applied inside act(). */
   message(content: unknown): void {
-    act(() => this.emit("msg:custom", content, []));
+    act(() => {
+      this.emit("msg:custom", content, []);
+      flushFrame();
+    });
   }
 
   /** Sets a trait as the kernel's state sync would. */
   setTrait(key: string, value: unknown): void {
-    act(() => this.set(key, value));
+    act(() => {
+      this.set(key, value);
+      flushFrame();
+    });
   }
 
   lastRequest(): Record<string, any> {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act } from "preact/test-utils";
 import type { Item } from "../src/types";
-import { FakeModel, flushMicrotasks, initialize, mount, within } from "./helpers";
+import { click, FakeModel, flushMicrotasks, initialize, mount, within } from "./helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -144,6 +144,12 @@ describe("transcript", () => {
     const view = mount(new FakeModel({ items: transcript }));
     const [ok, failed] = view.qa("pp-tool-call");
     expect(ok.tagName).toBe("DETAILS");
+    // Collapsed by default, except a failed call; the summary opens it.
+    expect((ok as HTMLDetailsElement).open).toBe(false);
+    expect(within(ok).q("pp-tool-result")).toBeNull();
+    expect((failed as HTMLDetailsElement).open).toBe(true);
+    click(ok.querySelector("summary")!);
+    expect((ok as HTMLDetailsElement).open).toBe(true);
     expect(ok.querySelector("summary")?.textContent).toContain("list_files");
     expect(within(ok).get("pp-tool-status").textContent).toBe("succeeded");
     expect(within(ok).get("pp-tool-result").textContent).toContain('"a"');
@@ -154,9 +160,12 @@ describe("transcript", () => {
     expect(entries[0].textContent).toContain("Checkpoint");
     expect(entries[0].textContent).toContain('"step": 1');
     expect(within(entries[0]).get("pp-resolution").dataset.type).toBe("resume");
-    expect(within(entries[0]).get("pp-resolution").textContent).toContain('"approved": true');
+    expect(within(entries[0]).get("pp-resolution").textContent).toContain("Approved");
+    expect(entries[0].textContent).toContain("Approval");
+    expect(entries[0].textContent).not.toContain("tool-approval");
     expect(within(entries[1]).get("pp-resolution").dataset.type).toBe("reject");
-    expect(within(entries[1]).get("pp-resolution").textContent).toContain("changed my mind");
+    expect(within(entries[1]).get("pp-resolution").textContent).toContain("Rejected: changed my mind");
+    expect(entries[1].textContent).not.toContain("generic");
     view.cleanup();
   });
 

@@ -38,7 +38,7 @@ describe("describeSchema", () => {
     const f = byPath(root);
     expect(root.kind).toBe("object");
     expect(f.name).toMatchObject({ kind: "string", label: "Full name", description: "As on the passport", required: true, minLength: 2 });
-    expect(f.email).toMatchObject({ kind: "string", label: "email", format: "email", required: false });
+    expect(f.email).toMatchObject({ kind: "string", label: "Email", format: "email", required: false });
     expect(f.code).toMatchObject({ pattern: "^[A-Z]{3}$", default: "ABC" });
     expect(f.age).toMatchObject({ kind: "integer", minimum: 0, maximum: 150, required: true });
     expect(f.ratio).toMatchObject({ kind: "number", exclusiveMaximum: 1 });
@@ -126,14 +126,14 @@ describe("validation", () => {
     const check = checkForm(root, raw, validator);
     expect(check.valid).toBe(false);
     expect(Object.keys(check.errors).sort()).toEqual(["address.city", "age", "code", "email", "name"]);
-    expect(check.errors["address.city"]).toEqual(["Required"]);
+    expect(check.errors["address.city"]).toEqual(["Field required"]);
     expect(check.errors.email[0]).toMatch(/email/);
   });
 
   it("reports required fields that are left empty", () => {
     const check = checkForm(root, initialRaw(root), validator);
-    expect(check.errors.name).toEqual(["Required"]);
-    expect(check.errors.age).toEqual(["Required"]);
+    expect(check.errors.name).toEqual(["Field required"]);
+    expect(check.errors.age).toEqual(["Field required"]);
   });
 
   it("accepts a valid answer", () => {
@@ -152,7 +152,7 @@ describe("validation", () => {
     const v = compileSchema(s);
     expect(v).not.toBeInstanceOf(Error);
     const errors = errorsByPath((v as any).validate({ x: "long" }));
-    expect(errors).toEqual({ x: ["must NOT have more than 2 characters"] });
+    expect(errors).toEqual({ x: ["String should have at most 2 characters"] });
   });
 
   it("compiles schemas that carry $schema and $id, twice", () => {

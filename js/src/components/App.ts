@@ -1,32 +1,52 @@
 import { html } from "htm/preact";
-import { useModelValue } from "../hooks";
+import { useMemo } from "preact/hooks";
+import { useFrameModelValue, useModelValue } from "../hooks";
 import { STREAMING_KEY } from "../state";
 import type { ErrorInfo, Item, Model, PendingCard, RunStatus } from "../types";
 import { Card } from "./Card";
 import { Header } from "./Header";
 import { KernelGone } from "./KernelGone";
 import { useKernelGone } from "../liveness";
-import { Transcript } from "./Transcript";
+import { cardsByCall, Transcript } from "./Transcript";
+
+/** The ids of every tool call the transcript shows a row for. */
+function callIds(items: readonly Item[]): Set<string> {
+  const ids = new Set<string>();
+  for (const item of items) {
+    if (item.type === "tool") ids.add(item.id);
+    else if (item.type === "assistant") for (const call of item.tool_calls ?? []) ids.add(call.id);
+  }
+  return ids;
+}
 
 export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   const gone = useKernelGone(model, host);
-  const status = useModelValue<RunStatus>(model, "status") ?? "idle";
+  const status = useFrameModelValue<RunStatus>(model, "status") ?? "idle";
   const runId = useModelValue<string>(model, "run_id") ?? "";
   const meta = useModelValue<Record<string, unknown> | null>(model, "meta");
-  const error = useModelValue<ErrorInfo | null>(model, "error");
-  const startedAt = useModelValue<number | null>(model, "started_at");
-  const items = useModelValue<Item[]>(model, "items") ?? [];
-  const pending = useModelValue<PendingCard[]>(model, "pending") ?? [];
-  const streaming = useModelValue<string | undefined>(model, STREAMING_KEY) ?? "";
+  const error = useFrameModelValue<ErrorInfo | null>(model, "error");
+  const startedAt = useFrameModelValue<number | null>(model, "started_at");
+  // A live run changes many times a second: one render per frame, with the transcript,
+  // its status and cards in step.
+  const items = useFrameModelValue<Item[]>(model, "items") ?? [];
+  const pending = useFrameModelValue<PendingCard[]>(model, "pending") ?? [];
+  const streaming = useFrameModelValue<string | undefined>(model, STREAMING_KEY) ?? "";
+
+  const ids = useMemo(() => callIds(items), [items]);
+  // A card is drawn at its tool call; the others (another producer's, or one whose call
+  // has not arrived yet) below the transcript.
+  const placed = useMemo(() => cardsByCall(pending), [pending]);
+  const inTranscript = useMemo(() => pending.filter((c) => ids.has(c.toolCallId ?? "") && placed.get(c.toolCallId ?? "") === c), [pending, ids, placed]);
+  const apart = pending.filter((c) => !inTranscript.includes(c));
 
   return html`<div class="pp-root">
     <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
       error=${error ?? null} meta=${meta ?? null} items=${items} model=${model} />
     ${gone ? html`<${KernelGone} />` : null}
-    <${Transcript} items=${items} streaming=${streaming} />
-    ${pending.length > 0
+    <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} model=${model} readOnly=${gone} />
+    ${apart.length > 0
       ? html`<section class="pp-cards" aria-label="Pending interrupts">
-          ${pending.map((card) => html`<${Card} key=${card.id} card=${card} model=${model} readOnly=${gone} />`)}
+          ${apart.map((card, i) => html`<${Card} key=${`${card.kind}-${card.id}-${i}`} card=${card} model=${model} readOnly=${gone} />`)}
         </section>`
       : null}
   </div>`;

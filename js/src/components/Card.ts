@@ -7,6 +7,8 @@ import type { Json, Model, PendingCard, ResponseError } from "../types";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
 import { AnswerEditor } from "./SchemaForm";
+import { callTitle, KIND_TITLES } from "../labels";
+import { moveFocusAfterAnswer } from "../focus";
 
 type Phase = "idle" | "sending" | "sent" | "closed";
 
@@ -20,14 +22,15 @@ const ERROR_TITLES: Record<string, string> = {
   NotJSONError: "The answer is not JSON.",
 };
 
-function CardError({ error }: { error: ResponseError }) {
+function CardError({ error, within = "" }: { error: ResponseError; within?: string }) {
   const problems = Array.isArray(error.problems) ? error.problems : [];
   return html`<div class="pp-card-error" role="alert" data-testid="pp-card-error" data-error=${error.name}>
     <strong>${ERROR_TITLES[error.name] ?? `${error.name}:`}</strong> ${error.message}
     ${problems.length > 0
       ? html`<ul class="pp-problems">
           ${problems.map((p) => {
-            const path = problemPath(p.path);
+            const full = problemPath(p.path);
+            const path = within && full.startsWith(`${within}.`) ? full.slice(within.length + 1) : full;
             return html`<li data-testid="pp-problem" data-path=${path}><code>${path || "(answer)"}</code>: ${p.message}</li>`;
           })}
         </ul>`
@@ -35,10 +38,16 @@ function CardError({ error }: { error: ResponseError }) {
   </div>`;
 }
 
-function serverErrorsOf(error: ResponseError | null): Record<string, string[]> | undefined {
+/** The kernel's problems by field path; `within` ("editedArgs") is the part of the
+ * answer the form edits, so `$.editedArgs.x` belongs to the field `x`. */
+function serverErrorsOf(error: ResponseError | null, within = ""): Record<string, string[]> | undefined {
   if (!error || !Array.isArray(error.problems)) return undefined;
   const byPath: Record<string, string[]> = {};
-  for (const problem of error.problems) (byPath[problemPath(problem.path)] ??= []).push(problem.message);
+  for (const problem of error.problems) {
+    let path = problemPath(problem.path);
+    if (within && (path === within || path.startsWith(`${within}.`))) path = path.slice(within.length + 1);
+    (byPath[path] ??= []).push(problem.message);
+  }
   return byPath;
 }
 
@@ -75,11 +84,6 @@ function Countdown({ remaining }: { remaining: number }) {
   </span>`;
 }
 
-const KIND_TITLES: Record<string, string> = {
-  "tool-approval": "Approval needed",
-  generic: "Input needed",
-  unbound: "Interrupt",
-};
 
 /** `readOnly`: the kernel is gone, so nothing can be sent (see liveness.ts). */
 export function Card({ card, model, readOnly = false }: { card: PendingCard; model: Model; readOnly?: boolean }) {
@@ -89,11 +93,23 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   const [editing, setEditing] = useState(false);
   // State updates land after a re-render; a second click before that must still send nothing.
   const inFlight = useRef(false);
+  const cardRef = useRef<HTMLElement>(null);
   const mounted = useRef(true);
+  // Set while an answer is out: a card the kernel removes before its answer's reply
+  // arrives still moves focus on as it leaves.
+  const answered = useRef<{ hadFocus: boolean } | null>(null);
   useEffect(() => {
     mounted.current = true;
+    const element = cardRef.current;
+    const root = element?.closest(".pp-root") ?? null;
     return () => {
       mounted.current = false;
+      if (answered.current) {
+        const { hadFocus } = answered.current;
+        answered.current = null;
+        // After this card has left the page, so that the next one is the first left.
+        queueMicrotask(() => moveFocusAfterAnswer(element, hadFocus, root));
+      }
     };
   }, []);
 
@@ -108,14 +124,19 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   const answer = async (send: () => Promise<Outcome>) => {
     if (inFlight.current || !answerable || readOnly || (expiring && Date.now() >= expiresAt)) return;
     inFlight.current = true;
+    const hadFocus = cardRef.current?.contains(document.activeElement) ?? false;
+    answered.current = { hadFocus };
     setPhase("sending");
     setError(null);
     const outcome = await send();
     if (!mounted.current) return;
     if (outcome.ok) {
+      answered.current = null;
       setPhase("sent");
+      moveFocusAfterAnswer(cardRef.current, hadFocus);
       return;
     }
+    answered.current = null;
     setError(outcome.error);
     if (isFinalError(outcome.error)) {
       setPhase("closed");
@@ -126,7 +147,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   };
   const onResume = (data: Json) => answer(() => resume(model, card.id, data));
   const onReject = (reason: string | null) => answer(() => reject(model, card.id, reason));
-  const serverErrors = serverErrorsOf(error);
+  const serverErrors = serverErrorsOf(error, card.kind === "tool-approval" ? "editedArgs" : "");
   const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
 
   let body: VNode;
@@ -141,14 +162,13 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
       class="pp-button pp-button-primary"
       data-testid="pp-approve"
       disabled=${disabled || (state !== null && !state.valid)}
-      aria-label=${state ? `Approve ${card.toolName ?? "the tool call"} with the edited arguments` : `Approve ${card.toolName ?? "the tool call"}`}
+      aria-label=${state ? `Approve with edits: ${callTitle(card.toolName, card.args)}` : `Approve ${callTitle(card.toolName, card.args)}`}
       onClick=${() => (state ? state.valid && state.value !== undefined && onResume({ approved: true, editedArgs: state.value }) : onResume(true))}
     >${state ? "Approve with edits" : "Approve"}</button>`;
     const editToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-edit-args" aria-expanded=${editing ? "true" : "false"}
       disabled=${disabled} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
     const actions = (state: EditorState | null) => html`<div class="pp-actions">${approveButton(state)} ${editToggle} ${rejectControls}</div>`;
     body = html`<div class="pp-card-body">
-      <p class="pp-tool-line">Tool <code class="pp-tool-name">${card.toolName ?? "(unnamed)"}</code></p>
       ${editing
         ? html`<${AnswerEditor}
             idPrefix=${`${idPrefix}-args`}
@@ -186,12 +206,12 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
         idPrefix=${`${idPrefix}-answer`}
         schema=${null}
         emptyMeans=${null}
-        jsonLabel="Resume data (JSON, optional; empty means null)"
+        jsonLabel="Your answer (JSON, optional)"
         disabled=${disabled}
         serverErrors=${serverErrors}
         actions=${(state: EditorState) => html`<div class="pp-actions">
           <button type="button" class="pp-button pp-button-primary" data-testid="pp-resume" disabled=${disabled || !state.valid}
-            onClick=${() => state.valid && onResume(state.value ?? null)}>Resume</button>
+            onClick=${() => state.valid && onResume(state.value ?? null)}>Send</button>
           ${rejectControls}
         </div>`}
         onSubmit=${onResume}
@@ -200,23 +220,26 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   }
 
   return html`<article
+    ref=${cardRef}
+    tabindex="-1"
     class=${`pp-card pp-card-${card.kind}${!answerable || readOnly ? " pp-card-readonly" : ""}${expired ? " pp-card-expired" : ""}`}
     data-testid="pp-card"
     data-kind=${card.kind}
     data-interrupt-id=${card.id}
     data-phase=${expired ? "expired" : phase}
     data-readonly=${readOnly || !answerable ? "true" : "false"}
-    aria-label=${`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.message}`}
+    aria-label=${`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.toolName ? `${callTitle(card.toolName, card.args)}: ` : ""}${card.message}`}
     aria-busy=${phase === "sending" ? "true" : "false"}
   >
     <div class="pp-card-head">
-      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? KIND_TITLES[card.kind] ?? card.kind : "Not answerable here"}</span>
+      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? KIND_TITLES[card.kind] ?? "Interrupt" : "Not answerable here"}</span>
+      ${card.toolName ? html`<span class="pp-card-title" data-testid="pp-card-title">${callTitle(card.toolName, card.args)}</span>` : null}
       ${expiring ? html`<${Countdown} remaining=${remaining} />` : null}
       ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}
       ${phase === "sent" ? html`<span class="pp-muted" data-testid="pp-sent">Sent; waiting for the run</span>` : null}
     </div>
     <p class="pp-card-message">${card.message}</p>
     ${body}
-    ${error ? html`<${CardError} error=${error} />` : null}
+    ${error ? html`<${CardError} error=${error} within=${card.kind === "tool-approval" ? "editedArgs" : ""} />` : null}
   </article>`;
 }

@@ -57,6 +57,15 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/** Scrolls the view's first answerable card into sight and focuses its first control. */
+function goToFirstCard(event: Event) {
+  const root = (event.currentTarget as HTMLElement).closest(".pp-root");
+  const card = root?.querySelector<HTMLElement>('[data-testid="pp-card"]');
+  if (!card) return;
+  card.scrollIntoView?.({ block: "center" });
+  card.querySelector<HTMLElement>("button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select:not(:disabled)")?.focus();
+}
+
 export function Header({ status, runId, startedAt, pendingCount, error, meta, items, model }: HeaderProps) {
   const running = status === "running";
   const now = useNow(running && typeof startedAt === "number");
@@ -79,10 +88,15 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
       <span class="pp-status-label">${statusLabel(status, pendingCount, error)}</span>
       ${elapsed !== null ? html`<span class="pp-elapsed" data-testid="pp-elapsed" aria-hidden="true">${elapsed}</span>` : null}
     </div>
+    ${pendingCount > 0
+      ? html`<button type="button" class="pp-button pp-button-quiet pp-pending-jump" data-testid="pp-pending-jump" onClick=${goToFirstCard}>
+          ${pendingCount} pending ↓
+        </button>`
+      : null}
     <div class="pp-header-right">
       ${running && model ? html`<${StopButton} model=${model} />` : null}
       <span class="pp-run-id" title="Run id">run <code data-testid="pp-run-id">${runId}</code></span>
-      <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy the prompt as JSON" onClick=${onCopy}>
+      <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy JSON of the prompt" onClick=${onCopy}>
         ${copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy JSON"}
       </button>
     </div>

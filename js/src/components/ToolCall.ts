@@ -1,6 +1,8 @@
 import { html } from "htm/preact";
+import { useState } from "preact/hooks";
 import { formatTime } from "../hooks";
-import type { InterruptEntry, ToolItem } from "../types";
+import { keyArguments, kindTitle } from "../labels";
+import type { InterruptEntry, Json, ToolItem } from "../types";
 import { JsonBlock } from "./JsonBlock";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -13,26 +15,38 @@ const STATUS_TEXT: Record<string, string> = {
   cancelled: "cancelled",
 };
 
+function editedArgsOf(entry: InterruptEntry): Json | undefined {
+  const data = entry.resolution?.type === "resume" ? entry.resolution.data : undefined;
+  if (data && typeof data === "object" && !Array.isArray(data) && "editedArgs" in data) return data.editedArgs;
+  return undefined;
+}
+
 function Resolution({ entry }: { entry: InterruptEntry }) {
   const r = entry.resolution;
   if (!r) return html`<p class="pp-resolution pp-resolution-pending" data-testid="pp-resolution" data-type="pending">Waiting for an answer</p>`;
   const at = r.at ? ` at ${formatTime(r.at)}` : "";
   if (r.type === "reject") {
-    const error = r.error ? `${r.error.name}: ${r.error.message}` : "no reason given";
+    const reason = r.error?.message ? r.error.message : "no reason given";
     return html`<div class="pp-resolution pp-resolution-reject" data-testid="pp-resolution" data-type="reject">
-      <p>Rejected${at}: ${error}</p>
+      <p>Rejected: ${reason}<span class="pp-muted">${at}</span></p>
+    </div>`;
+  }
+  if (entry.kind === "tool-approval") {
+    const edited = editedArgsOf(entry);
+    return html`<div class="pp-resolution pp-resolution-resume" data-testid="pp-resolution" data-type="resume">
+      <p>${edited !== undefined ? "Approved with edits" : "Approved"}<span class="pp-muted">${at}</span></p>
     </div>`;
   }
   return html`<div class="pp-resolution pp-resolution-resume" data-testid="pp-resolution" data-type="resume">
-    <p>Resumed${at}</p>
-    <${JsonBlock} label="Resume data" value=${r.data ?? null} />
+    <p>Answered<span class="pp-muted">${at}</span></p>
+    ${r.data !== null && r.data !== undefined ? html`<${JsonBlock} label="Answer" value=${r.data} />` : null}
   </div>`;
 }
 
 function HistoryEntry({ entry, index }: { entry: InterruptEntry; index: number }) {
   return html`<li class="pp-history-entry" data-testid="pp-interrupt-entry" data-interrupt-id=${entry.id}>
     <div class="pp-history-head">
-      <span class="pp-badge">${entry.kind}</span>
+      <span class="pp-badge">${kindTitle(entry.kind)}</span>
       <span class="pp-history-index">#${index + 1}</span>
       ${entry.created_at ? html`<span class="pp-muted">${formatTime(entry.created_at)}</span>` : null}
     </div>
@@ -43,33 +57,59 @@ function HistoryEntry({ entry, index }: { entry: InterruptEntry; index: number }
   </li>`;
 }
 
-export function ToolCall({ call }: { call: ToolItem }) {
+function Input({ call }: { call: ToolItem }) {
+  const edited = [...(call.interrupts ?? [])].reverse().map(editedArgsOf).find((v) => v !== undefined);
+  if (edited === undefined) return html`<${JsonBlock} label="Input" value=${call.input} testid="pp-tool-input" />`;
+  return html`<${JsonBlock} label="Input (edited at approval)" value=${edited} testid="pp-tool-input" />
+    <details class="pp-original" data-testid="pp-original-input">
+      <summary>The model's original input</summary>
+      <${JsonBlock} label="Original input" value=${call.input} />
+    </details>`;
+}
+
+function Body({ call, hasCard }: { call: ToolItem; hasCard: boolean }) {
+  // What a card below shows already (the message, the arguments) is not repeated here.
+  const interrupts = (call.interrupts ?? []).filter((entry) => !(hasCard && entry.resolution === null));
+  return html`<div class="pp-tool-body">
+    <${Input} call=${call} />
+    ${call.status === "succeeded" || (call.result !== undefined && call.result !== null)
+      ? html`<${JsonBlock} label="Result" value=${call.result ?? null} testid="pp-tool-result" />`
+      : null}
+    ${call.error
+      ? html`<div class="pp-block pp-tool-error" data-testid="pp-tool-error">
+          <div class="pp-block-label">Error</div>
+          <p><strong>${call.error.name}</strong>: ${call.error.message}</p>
+        </div>`
+      : null}
+    ${interrupts.length > 0
+      ? html`<div class="pp-block">
+          <div class="pp-block-label">Interrupt history</div>
+          <ol class="pp-history">${interrupts.map((entry, i) => html`<${HistoryEntry} key=${entry.id} entry=${entry} index=${i} />`)}</ol>
+        </div>`
+      : null}
+  </div>`;
+}
+
+/**
+ * One tool call, collapsed to its summary line unless it waits for an answer that no card
+ * below shows, or failed; the details are drawn only while open.
+ */
+export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: boolean }) {
   const interrupts = call.interrupts ?? [];
-  const open = call.status === "interrupted";
+  const [toggled, setToggled] = useState<boolean | null>(null);
+  const open = toggled ?? ((call.status === "interrupted" && !hasCard) || call.status === "failed" || (call.status === "cancelled" && !!call.error));
+  const args = keyArguments(call.input);
   return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${call.name} data-tool-call-id=${call.id} open=${open}>
-    <summary class="pp-tool-summary">
-      <span class="pp-tool-icon" aria-hidden="true">⚙</span>
+    <summary class="pp-tool-summary" onClick=${(e: Event) => {
+      e.preventDefault();
+      setToggled(!open);
+    }}>
+      <span class="pp-disclosure" aria-hidden="true">${open ? "▾" : "▸"}</span>
       <code class="pp-tool-name">${call.name}</code>
+      ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args">· ${args}</span>` : null}
       <span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${STATUS_TEXT[call.status] ?? call.status}</span>
       ${interrupts.length > 0 ? html`<span class="pp-muted">${interrupts.length} ${interrupts.length === 1 ? "interrupt" : "interrupts"}</span>` : null}
     </summary>
-    <div class="pp-tool-body">
-      <${JsonBlock} label="Input" value=${call.input} testid="pp-tool-input" />
-      ${call.status === "succeeded" || (call.result !== undefined && call.result !== null)
-        ? html`<${JsonBlock} label="Result" value=${call.result ?? null} testid="pp-tool-result" />`
-        : null}
-      ${call.error
-        ? html`<div class="pp-block pp-tool-error" data-testid="pp-tool-error">
-            <div class="pp-block-label">Error</div>
-            <p><strong>${call.error.name}</strong>: ${call.error.message}</p>
-          </div>`
-        : null}
-      ${interrupts.length > 0
-        ? html`<div class="pp-block">
-            <div class="pp-block-label">Interrupt history</div>
-            <ol class="pp-history">${interrupts.map((entry, i) => html`<${HistoryEntry} key=${entry.id} entry=${entry} index=${i} />`)}</ol>
-          </div>`
-        : null}
-    </div>
+    ${open ? html`<${Body} call=${call} hasCard=${hasCard} />` : null}
   </details>`;
 }

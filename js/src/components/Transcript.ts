@@ -1,10 +1,18 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
-import type { AssistantItem, Item, ToolItem } from "../types";
+import { useMemo, useState } from "preact/hooks";
+import { memo } from "../memo";
+import type { AssistantItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
+import { Card } from "./Card";
 import { Markdown } from "./Markdown";
 import { ToolCall } from "./ToolCall";
 
-function Message({ item }: { item: Item & { type: "user" | "assistant" } }) {
+/** Rows drawn at the end of a long transcript; earlier ones wait behind a button. */
+export const WINDOW = 40;
+/** Rows one press of "Show more" adds. */
+export const STEP = 200;
+
+function MessageRow({ item }: { item: Item & { type: "user" | "assistant" } }) {
   const who = item.type === "user" ? "You" : "Assistant";
   return html`<div class=${`pp-item pp-message pp-${item.type}`} data-testid="pp-item" data-type=${item.type}>
     <div class="pp-role">${who}</div>
@@ -12,34 +20,110 @@ function Message({ item }: { item: Item & { type: "user" | "assistant" } }) {
   </div>`;
 }
 
-/** Calls the assistant asked for whose tool record has not arrived yet. */
-function unrecordedCalls(item: AssistantItem, recorded: ReadonlySet<string>): ToolItem[] {
-  return (item.tool_calls ?? [])
-    .filter((call) => !recorded.has(call.id))
-    .map((call) => ({ type: "tool", id: call.id, name: call.name, input: call.input, status: "pending", interrupts: [] }));
+/** A row is drawn again only when its item (or card) object changes. */
+const Message = memo(MessageRow);
+
+function ToolRowImpl({ call, card, model, readOnly }: { call: ToolItem; card: PendingCard | null; model: Model; readOnly: boolean }) {
+  return html`<div class="pp-row" data-testid="pp-row">
+    <${ToolCall} call=${call} hasCard=${card !== null} />
+    ${card ? html`<${Card} card=${card} model=${model} readOnly=${readOnly} />` : null}
+  </div>`;
 }
 
-export function Transcript({ items, streaming }: { items: Item[]; streaming: string }) {
-  const recorded = new Set(items.filter((i): i is ToolItem => i.type === "tool").map((i) => i.id));
-  // A call the assistant asked for shows up where its record will: after the turn's records.
-  const rows: VNode[] = [];
-  let waiting: ToolItem[] = [];
+const ToolRow = memo(ToolRowImpl);
+
+// The stand-in record of a call the assistant asked for, one object per request, so that
+// its row is not drawn again while it waits.
+const standIns = new WeakMap<ToolCallRequest, ToolItem>();
+
+function standIn(call: ToolCallRequest): ToolItem {
+  let item = standIns.get(call);
+  if (!item) {
+    item = { type: "tool", id: call.id, name: call.name, input: call.input, status: "pending", interrupts: [] };
+    standIns.set(call, item);
+  }
+  return item;
+}
+
+export type Row =
+  | { key: string; kind: "message"; item: Item & { type: "user" | "assistant" } }
+  | { key: string; kind: "tool"; call: ToolItem };
+
+/**
+ * The transcript as rows: messages, and tool calls where their records are (a call the
+ * assistant asked for shows up where its record will: after the turn's records). An
+ * assistant turn with no text that only calls tools has no row of its own.
+ */
+export function rowsOf(items: readonly Item[]): Row[] {
+  const recorded = new Set<string>();
+  for (const item of items) if (item.type === "tool") recorded.add(item.id);
+  const rows: Row[] = [];
+  let waiting: ToolCallRequest[] = [];
   const flush = () => {
-    rows.push(...waiting.map((call) => html`<${ToolCall} key=${`t-${call.id}`} call=${call} />`));
+    for (const call of waiting) rows.push({ key: `t-${call.id}`, kind: "tool", call: standIn(call) });
     waiting = [];
   };
   items.forEach((item, index) => {
     if (item.type === "tool") {
-      rows.push(html`<${ToolCall} key=${`t-${item.id}`} call=${item} />`);
+      rows.push({ key: `t-${item.id}`, kind: "tool", call: item });
     } else if (item.type === "user" || item.type === "assistant") {
       flush();
-      rows.push(html`<${Message} key=${`m-${index}`} item=${item} />`);
-      if (item.type === "assistant") waiting = unrecordedCalls(item, recorded);
+      const toolsOnly = item.type === "assistant" && !item.text && (item.tool_calls ?? []).length > 0;
+      if (!toolsOnly) rows.push({ key: `m-${index}`, kind: "message", item });
+      if (item.type === "assistant") waiting = ((item as AssistantItem).tool_calls ?? []).filter((c) => !recorded.has(c.id));
     }
   });
   flush();
-  return html`<section class="pp-transcript" aria-label="Transcript">
-    ${rows.length === 0 && !streaming ? html`<p class="pp-muted pp-empty">No messages yet.</p>` : rows}
+  return rows;
+}
+
+function needsEye(row: Row, cards: ReadonlyMap<string, PendingCard>): boolean {
+  return row.kind === "tool" && (row.call.status === "interrupted" || cards.has(row.call.id));
+}
+
+export interface TranscriptProps {
+  items: Item[];
+  streaming: string;
+  pending?: PendingCard[];
+  model?: Model;
+  readOnly?: boolean;
+  /** Called with the cards this transcript shows at their tool calls. */
+  placed?: ReadonlySet<string>;
+}
+
+/** The answerable cards of this run, by the tool call they belong to. */
+export function cardsByCall(pending: readonly PendingCard[]): Map<string, PendingCard> {
+  const byCall = new Map<string, PendingCard>();
+  for (const card of pending) {
+    if (card.kind !== "unbound" && card.toolCallId && !byCall.has(card.toolCallId)) byCall.set(card.toolCallId, card);
+  }
+  return byCall;
+}
+
+export function Transcript({ items, streaming, pending = [], model, readOnly = false }: TranscriptProps) {
+  const rows = useMemo(() => rowsOf(items), [items]);
+  const cards = useMemo(() => (model ? cardsByCall(pending) : new Map<string, PendingCard>()), [pending, model]);
+  const [shown, setShown] = useState(WINDOW);
+  const hidden = Math.max(0, rows.length - shown);
+  // Calls waiting for an answer are never hidden: they come right after the button.
+  const pinned = hidden > 0 ? rows.slice(0, hidden).filter((row) => needsEye(row, cards)) : [];
+  const earlier = hidden - pinned.length;
+  const draw = (row: Row): VNode =>
+    row.kind === "tool"
+      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} model=${model} readOnly=${readOnly} />`
+      : html`<${Message} key=${row.key} item=${row.item} />`;
+  return html`<section class="pp-transcript" aria-label="Transcript" data-rows=${rows.length}>
+    ${earlier > 0
+      ? html`<div class="pp-earlier" data-testid="pp-earlier" key="earlier">
+          <span>${earlier.toLocaleString("en-US")} earlier ${earlier === 1 ? "step" : "steps"}</span>
+          <button type="button" class="pp-button pp-button-quiet" data-testid="pp-show-earlier" onClick=${() => setShown(shown + STEP)}>
+            Show ${Math.min(STEP, earlier).toLocaleString("en-US")} more
+          </button>
+        </div>`
+      : null}
+    ${rows.length === 0 && !streaming ? html`<p class="pp-muted pp-empty">No messages yet.</p>` : null}
+    ${pinned.map(draw)}
+    ${rows.slice(hidden).map(draw)}
     ${streaming
       ? html`<div class="pp-item pp-message pp-assistant pp-streaming" data-testid="pp-streaming" aria-busy="true">
           <div class="pp-role">Assistant</div>

@@ -52,6 +52,10 @@ logger = logging.getLogger("pausepoint")
 _STATIC = Path(__file__).parent / "static"
 UPDATE_INTERVAL = 1 / 30
 """Transcript changes and streaming text each reach the front end at most this often (s)."""
+_PACED = frozenset({"status", "error", "pending", "started_at"})
+"""Traits whose changes travel with the next transcript flush while a run moves: a run
+answered from code flips status and cards many times a second, and the front end needs
+only the latest (the Python side's values are current at once)."""
 
 
 class RunView(anywidget.AnyWidget):
@@ -106,6 +110,8 @@ class RunView(anywidget.AnyWidget):
             self.started_at,
         )
         self._changed: set[int] = set()
+        self._paced: set[str] = set()
+        self._pacing = False
         self._items_throttle = Throttle(UPDATE_INTERVAL, self._flush_items)
         self._text: list[str] = []
         self._text_throttle = Throttle(UPDATE_INTERVAL, self._flush_text)
@@ -141,7 +147,22 @@ class RunView(anywidget.AnyWidget):
 
     # -- run events -> front end -----------------------------------------------------
 
+    def _should_send_property(self, key: str, value: Any) -> bool:
+        if self._pacing and key in _PACED:
+            self._paced.add(key)
+            return False
+        return bool(super()._should_send_property(key, value))
+
     def _on_event(self, event: Event) -> None:
+        self._pacing = True
+        try:
+            self._apply_event(event)
+        finally:
+            self._pacing = False
+        if self._paced or not isinstance(event, TextDeltaEvent):
+            self._items_throttle.poke()
+
+    def _apply_event(self, event: Event) -> None:
         if isinstance(event, TextDeltaEvent):
             if self._changed or len(self.items) != len(self._run.prompt.items):
                 # Earlier items first: the front end clears streamed text when an
@@ -161,7 +182,6 @@ class RunView(anywidget.AnyWidget):
             position = self._positions.get(event.tool_call.id)
             if position is not None:
                 self._changed.add(position)
-        self._items_throttle.poke()
         if isinstance(event, RunStartedEvent):
             with self.hold_sync():
                 self.status, self.error, self.started_at = "running", None, time.time() * 1000
@@ -169,15 +189,25 @@ class RunView(anywidget.AnyWidget):
             self.pending = self._all_cards()
         elif isinstance(event, RunFinishedEvent):
             self._text_throttle.now()
-            self._items_throttle.now()
             result = event.result
-            with self.hold_sync():
-                self.pending = self._all_cards()
-                self.status = result.status
-                self.error = result.error.model_dump() if result.error else None
+            self.pending = self._all_cards()
+            self.status = result.status
+            self.error = result.error.model_dump() if result.error else None
+            # A pause or the end goes out at once, with what was paced before it (a run
+            # answered at once from code never sends the "running" in between).
+            self._pacing = False
+            self._items_throttle.now()
 
     def _flush_items(self) -> None:
-        """Send what changed since the last flush: new items and changed tool calls."""
+        """Send what changed since the last flush: new items and changed tool calls, then
+        the paced traits that changed."""
+        self._send_items()
+        if self._paced:
+            keys = sorted(self._paced)
+            self._paced.clear()
+            self.send_state(keys)
+
+    def _send_items(self) -> None:
         items = self._run.prompt.items
         mirror = self.items
         for position in range(len(mirror), len(items)):

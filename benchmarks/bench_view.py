@@ -1,0 +1,229 @@
+"""The run view in a real JupyterLab (headless Chromium): live runs of many tool calls.
+
+For each size, a scripted agent makes N tool calls (one a turn, every 10th pausing for an
+answer the kernel gives at once) while its view is on screen. Printed, for the live run and
+for showing the finished run afterwards (the baseline), side by side:
+
+- drawn after kernel: from the kernel finishing the run (or the cell that shows the
+  finished run starting) to the view showing everything (the last call succeeded, the
+  final message, the status "completed");
+- longest task / long tasks total: main-thread tasks over 50 ms (PerformanceObserver
+  `longtask`) from the run's start until everything is drawn;
+- DOM nodes per view once everything is drawn.
+
+Goals: longest task while a 2,000-call run works < 100 ms; drawn within 1 s of the kernel
+finishing at 2,000 calls and 2 s at 10,000; DOM nodes per view < 5,000.
+
+    make bench-view                  # or: python benchmarks/bench_view.py [--calls 500 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
+
+from conftest import CHROMIUM, LAUNCH_ARGS, Lab, _serve, new_notebook  # noqa: E402
+
+SETUP = f"""
+import sys, time
+sys.path.insert(0, {str(HERE)!r})
+from _workload import confirm, one_call_per_turn
+from pausepoint import Agent, ScriptedModel, action
+
+@action
+async def lookup(n: int) -> dict:
+    \"\"\"Return a small record for n.\"\"\"
+    return {{"n": n, "label": f"item {{n}}", "tags": ["a", "b"]}}
+
+CALLS = {{calls}}
+run = Agent(model=ScriptedModel(one_call_per_turn(CALLS, "lookup")),
+            actions=[lookup, confirm]).new_run("go")
+run
+"""
+WORK = """
+started = time.time() * 1000
+result = await run.run()
+while result.status == "interrupted":
+    result = await run.resume(True)
+print("BENCH", started, time.time() * 1000, result.status)
+"""
+SHOW_AGAIN = """
+print("SHOWN", time.time() * 1000)
+run
+"""
+
+# Long tasks, from the page's first moment (buffered entries are not kept for longtask).
+OBSERVE = """
+window.__ppLong = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    window.__ppLong.push([performance.timeOrigin + e.startTime, e.duration]);
+  }
+}).observe({type: 'longtask', buffered: true});
+"""
+
+# Resolves with the epoch ms of the first frame at which view `index` shows everything.
+DRAWN = """
+([index, last, timeout]) => new Promise((resolve, reject) => {
+  const until = Date.now() + timeout;
+  const check = () => {
+    if (Date.now() > until) return reject(new Error(`not drawn within ${timeout} ms`));
+    const view = document.querySelectorAll('.jp-OutputArea-output .pp-root')[index];
+    const done = view
+      && view.querySelector('[data-testid="pp-status"]')?.dataset.status === 'completed'
+      && view.querySelector(`[data-tool-call-id="${last}"][data-status="succeeded"]`)
+      && view.textContent.includes('All done.');
+    if (done) resolve(Date.now()); else requestAnimationFrame(check);
+  };
+  check();
+})
+"""
+
+
+@dataclass
+class Figures:
+    drawn_after_ms: float
+    longest_ms: float
+    long_total_ms: float
+    long_count: int
+    nodes: int
+
+
+def _long_tasks(page: Any, since: float, until: float) -> tuple[float, float, int]:
+    tasks = page.evaluate("() => window.__ppLong")
+    inside = [d for start, d in tasks if start + d >= since and start <= until]
+    return (max(inside, default=0.0), sum(inside), len(inside))
+
+
+def _nodes(page: Any, index: int) -> int:
+    return int(
+        page.evaluate(
+            "(i) => document.querySelectorAll('.jp-OutputArea-output .pp-root')[i]"
+            ".querySelectorAll('*').length",
+            index,
+        )
+    )
+
+
+def _output_numbers(nb_page: Any, cell: int, word: str, timeout: float) -> list[float]:
+    out = nb_page.locator(".jp-Notebook .jp-Cell").nth(cell).locator(".jp-OutputArea-output")
+    from playwright.sync_api import expect
+
+    expect(out.filter(has_text=word).first).to_be_visible(timeout=timeout)
+    text = out.filter(has_text=word).first.inner_text()
+    return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text.split(word, 1)[1])]
+
+
+def _run_cell(page: Any, index: int) -> None:
+    page.evaluate(
+        """(i) => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            panel.content.activeCellIndex = i;
+            window.jupyterapp.commands.execute('notebook:run-cell');
+        }""",
+        index,
+    )
+
+
+def measure(lab: Lab, browser: Any, calls: int, timeout_s: float) -> tuple[Figures, Figures]:
+    name = f"bench-{calls}-{uuid.uuid4().hex[:6]}"
+    nb = new_notebook([SETUP.replace("{calls}", str(calls)), WORK, SHOW_AGAIN])
+    nbformat.write(nb, lab.root / f"{name}.ipynb")
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.add_init_script(OBSERVE)
+    page.goto(f"{lab.url}/lab/workspaces/{name}/tree/{name}.ipynb?token={lab.token}&reset")
+    page.wait_for_function(
+        "() => window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel"
+        "?.status === 'idle'",
+        timeout=60_000,
+    )
+    last = f"call_{calls}"
+    try:
+        _run_cell(page, 0)
+        page.locator(".jp-OutputArea-output .pp-root").first.wait_for(timeout=60_000)
+        _run_cell(page, 1)
+        started, finished = _output_numbers(page, 1, "BENCH", timeout_s * 1000)[:2]
+        drawn = float(page.evaluate(DRAWN, [0, last, timeout_s * 1000]))
+        longest, total, count = _long_tasks(page, started, drawn)
+        live = Figures(drawn - finished, longest, total, count, _nodes(page, 0))
+
+        _run_cell(page, 2)
+        (shown,) = _output_numbers(page, 2, "SHOWN", timeout_s * 1000)[:1]
+        page.locator(".jp-OutputArea-output .pp-root").nth(1).wait_for(timeout=timeout_s * 1000)
+        drawn2 = float(page.evaluate(DRAWN, [1, last, timeout_s * 1000]))
+        longest, total, count = _long_tasks(page, shown, drawn2)
+        again = Figures(drawn2 - shown, longest, total, count, _nodes(page, 1))
+        return live, again
+    finally:
+        context.close()
+        for session in lab.api("GET", "/api/sessions") or []:
+            lab.api("DELETE", f"/api/sessions/{session['id']}")
+
+
+def _row(label: str, live: Figures | None, again: Figures | None, attr: str, unit: str) -> str:
+    def cell(f: Figures | None) -> str:
+        if f is None:
+            return "timed out"
+        value = getattr(f, attr)
+        return f"{value:,.0f} {unit}".strip()
+
+    return f"  {label:<34}{cell(live):>16}{cell(again):>22}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, nargs="+", default=[500, 2000, 10_000])
+    parser.add_argument("--timeout", type=float, default=180, help="seconds per size")
+    args = parser.parse_args()
+    if CHROMIUM is None:
+        raise SystemExit("bench_view needs Chromium: apt-get install -y chromium")
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        server = _serve(
+            Path(tmp),
+            [
+                "lab", "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            ],
+        )  # fmt: skip
+        lab = next(server)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+                for calls in args.calls:
+                    live: Figures | None
+                    again: Figures | None
+                    try:
+                        live, again = measure(lab, browser, calls, args.timeout)
+                    except (PlaywrightError, AssertionError) as exc:
+                        print(f"  ({calls} calls: {str(exc).splitlines()[0]})")
+                        live = again = None
+                    print(f"\n{calls:,} tool calls{'live run':>30}{'finished run shown':>22}")
+                    print(_row("drawn after kernel finished", live, again, "drawn_after_ms", "ms"))
+                    print(_row("longest task", live, again, "longest_ms", "ms"))
+                    print(_row("long tasks total", live, again, "long_total_ms", "ms"))
+                    print(_row("long tasks", live, again, "long_count", ""))
+                    print(_row("DOM nodes per view", live, again, "nodes", ""))
+                    sys.stdout.flush()
+                browser.close()
+        finally:
+            next(server, None)
+
+
+if __name__ == "__main__":
+    main()
