@@ -65,7 +65,7 @@ async def measure(calls: int) -> tuple[int, int, int, int]:
     result = await run.run()
     while result.status == "interrupted":
         result = await run.resume(True)
-    run.view.sync_items()  # what the end of the notebook cell sends
+    run.view.sync_at_cell_end()  # what the end of the notebook cell sends
     final = len(json.dumps([i.model_dump(mode="json") for i in run.prompt.items]))
     return CountingComm.sent, CountingComm.code, final, naive
 
