@@ -2,8 +2,11 @@ import { html } from "htm/preact";
 import { useModelValue } from "../hooks";
 import { STREAMING_KEY } from "../state";
 import type { ErrorInfo, Item, Model, PendingCard, RunStatus } from "../types";
+import { BreakpointCard } from "./BreakpointCard";
 import { Card } from "./Card";
+import { DebugPanel } from "./DebugPanel";
 import { Header } from "./Header";
+import { ModelPause } from "./ModelPause";
 import { KernelGone } from "./KernelGone";
 import { useKernelGone } from "../liveness";
 import { Transcript } from "./Transcript";
@@ -24,9 +27,11 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
       error=${error ?? null} meta=${meta ?? null} items=${items} model=${model} />
     ${gone ? html`<${KernelGone} />` : null}
     <${Transcript} items=${items} streaming=${streaming} />
+    ${status === "paused" ? html`<${ModelPause} model=${model} readOnly=${gone} />` : null}
+    <${DebugPanel} model=${model} items=${items} readOnly=${gone} />
     ${pending.length > 0
       ? html`<section class="pp-cards" aria-label="Pending interrupts">
-          ${pending.map((card) => html`<${Card} key=${card.id} card=${card} model=${model} readOnly=${gone} />`)}
+          ${pending.map((card) => html`<${card.kind === "breakpoint" ? BreakpointCard : Card} key=${card.id} card=${card} model=${model} readOnly=${gone} />`)}
         </section>`
       : null}
   </div>`;
