@@ -7,7 +7,7 @@ import type { Json, Model, Response, ResponseError } from "./types";
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 
-export type Outcome = { ok: true } | { ok: false; error: ResponseError };
+export type Outcome = { ok: true; value?: Json } | { ok: false; error: ResponseError };
 
 interface Waiting {
   settle(outcome: Outcome): void;
@@ -32,7 +32,7 @@ function newRequestId(): string {
 export function dispatchResponse(message: Response): void {
   const entry = waiting.get(message.requestId);
   if (!entry) return;
-  if (message.ok) entry.settle({ ok: true });
+  if (message.ok) entry.settle(message.value === undefined ? { ok: true } : { ok: true, value: message.value });
   else {
     const error = message.error ?? { name: "Error", message: "The kernel refused the answer." };
     entry.settle({ ok: false, error });
@@ -85,6 +85,21 @@ export function reject(
   timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<Outcome> {
   return request(model, { type: "reject", interrupt, reason }, timeoutMs);
+}
+
+/** Goes on from a stepping run's pause before a model request ("step" or "continue"). */
+export function goOn(model: Model, action: "step" | "continue", timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+  return request(model, { type: "debug", action }, timeoutMs);
+}
+
+/** What the model was sent for assistant turn `turn`, rebuilt by the kernel. */
+export function modelRequest(model: Model, turn: number, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+  return request(model, { type: "model_request", turn }, timeoutMs);
+}
+
+/** A new run forked from this one at an answered interrupt (the pause open again). */
+export function fork(model: Model, interrupt: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+  return request(model, { type: "fork", interrupt }, timeoutMs);
 }
 
 /** Asks the kernel to stop the run; answered once it has stopped. */

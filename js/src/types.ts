@@ -15,7 +15,7 @@ export interface Model {
   save_changes(): void;
 }
 
-export type RunStatus = "idle" | "running" | "interrupted" | "completed" | "failed" | "cancelled";
+export type RunStatus = "idle" | "running" | "interrupted" | "paused" | "completed" | "failed" | "cancelled";
 
 export interface ErrorInfo {
   name: string;
@@ -58,6 +58,7 @@ export interface AssistantItem {
   type: "assistant";
   text: string;
   tool_calls?: ToolCallRequest[];
+  call?: { model: string; started_at: string; ended_at: string; usage: Record<string, number> | null; finish_reason: string | null } | null;
 }
 
 export interface ToolItem {
@@ -71,11 +72,13 @@ export interface ToolItem {
   interrupts?: InterruptEntry[];
   attempts?: number;
   cancellation?: { by: string; reason: string | null; at: string } | null;
+  started_at?: string | null;
+  ended_at?: string | null;
 }
 
 export type Item = UserItem | AssistantItem | ToolItem;
 
-export type CardKind = "tool-approval" | "generic" | "unbound";
+export type CardKind = "tool-approval" | "generic" | "breakpoint" | "unbound";
 
 export interface PendingCard {
   id: string;
@@ -103,7 +106,7 @@ export interface ResponseError extends ErrorInfo {
 }
 
 export type Response =
-  | { type: "response"; requestId: string; ok: true }
+  | { type: "response"; requestId: string; ok: true; value?: Json }
   | { type: "response"; requestId: string; ok: false; error: ResponseError };
 
 export type KernelMessage =

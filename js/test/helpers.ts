@@ -88,7 +88,7 @@ export class FakeModel implements Model {
     return last;
   }
 
-  async respond(response: { ok: true } | { ok: false; error: Record<string, unknown> }, request = this.lastRequest()): Promise<void> {
+  async respond(response: { ok: true; value?: unknown } | { ok: false; error: Record<string, unknown> }, request = this.lastRequest()): Promise<void> {
     await act(async () => {
       this.emit("msg:custom", { type: "response", requestId: request.requestId, ...response }, []);
       await flushMicrotasks();

@@ -6,6 +6,7 @@
 from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
+from . import humans
 from ._json import MAX_INT_DIGITS, MAX_JSON_DEPTH
 from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS
 from .actions import Action, ActionContext, ActionInterrupt, Rejection, Resumption, action
@@ -50,6 +51,8 @@ from .models import (
     ModelResponse,
     ModelServerError,
     ModelTimeoutError,
+    ReplayDivergedError,
+    ReplayModel,
     ScriptedModel,
     ScriptExhaustedError,
     StreamingModel,
@@ -61,8 +64,10 @@ from .run import (
     Agent,
     AgentRun,
     AgentRunResult,
+    Breakpoint,
     CancelledEvent,
     CompletedEvent,
+    Debugger,
     FailedEvent,
     Interrupted,
     InterruptedEvent,
@@ -93,7 +98,9 @@ from .transcript import (
     AssistantMessage,
     Cancellation,
     ErrorInfo,
+    ForkOrigin,
     InterruptEntry,
+    ModelCall,
     Prompt,
     RejectResolution,
     ResumeResolution,
@@ -127,12 +134,15 @@ __all__ = [
     "AgentRunResult",
     "AnswerTooLargeError",
     "AssistantMessage",
+    "Breakpoint",
     "Cancellation",
     "CancelledEvent",
     "CompletedEvent",
+    "Debugger",
     "DemoModel",
     "ErrorInfo",
     "FailedEvent",
+    "ForkOrigin",
     "Inbox",
     "InterruptAlreadyResolvedError",
     "InterruptEntry",
@@ -152,6 +162,7 @@ __all__ = [
     "Model",
     "ModelAuthenticationError",
     "ModelBadRequestError",
+    "ModelCall",
     "ModelConfigurationError",
     "ModelConnectionError",
     "ModelError",
@@ -170,6 +181,8 @@ __all__ = [
     "Ready",
     "RejectResolution",
     "Rejection",
+    "ReplayDivergedError",
+    "ReplayModel",
     "ResolutionProblem",
     "ResolvedEvent",
     "ResumeBatchError",
@@ -207,6 +220,7 @@ __all__ = [
     "__version__",
     "action",
     "call",
+    "humans",
     "inbox",
 ]
 

@@ -22,12 +22,32 @@ from .errors import UnsupportedSchemaVersionError
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "migrate"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version this pausepoint writes."""
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
 
-MIGRATIONS: dict[int, Migration] = {}
+
+def _add_timing(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 records when each model request and action ran (`AssistantMessage.call`,
+    `ToolCall.started_at` / `ended_at`) and a fork's parent (`Prompt.parent`). A version-1
+    transcript has none of it: the new fields are written as unknown."""
+    items = data.get("items")
+    if isinstance(items, list):
+        upgraded: list[Any] = []
+        for item in items:
+            if isinstance(item, dict) and item.get("type") == "assistant":
+                item = {**item, "call": None}
+            elif isinstance(item, dict) and item.get("type") == "tool":
+                item = {**item, "started_at": None, "ended_at": None}
+            upgraded.append(item)
+        data["items"] = upgraded
+    data["parent"] = None
+    data["model_pause"] = None
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {1: _add_timing}
 """Upgrades by the version they read: ``MIGRATIONS[n]`` turns a version-n dict into n + 1."""
 
 
@@ -42,7 +62,7 @@ def supported_versions() -> tuple[int, ...]:
 
 
 SUPPORTED_SCHEMA_VERSIONS = supported_versions()
-"""The versions this pausepoint reads (today only the current one)."""
+"""The versions this pausepoint reads."""
 
 
 def migrate(data: Any) -> Any:

@@ -41,9 +41,12 @@ __all__ = [
     "AssistantMessage",
     "Cancellation",
     "ErrorInfo",
+    "ForkOrigin",
     "InterruptEntry",
     "InterruptKind",
     "Item",
+    "ModelCall",
+    "ModelPause",
     "Prompt",
     "RejectResolution",
     "Resolution",
@@ -60,7 +63,7 @@ __all__ = [
 ToolCallStatus = Literal[
     "pending", "running", "interrupted", "succeeded", "failed", "rejected", "cancelled"
 ]
-InterruptKind = Literal["generic", "tool-approval"]
+InterruptKind = Literal["generic", "tool-approval", "breakpoint"]
 
 
 def new_id(prefix: str) -> str:
@@ -153,10 +156,23 @@ class UserMessage(_Model):
     text: str
 
 
+class ModelCall(_Model):
+    """How the model request behind an assistant message went: when it started and
+    ended, which model answered, the token usage it reported and why it stopped."""
+
+    model: str
+    started_at: datetime
+    ended_at: datetime
+    usage: dict[str, int] | None = None
+    finish_reason: str | None = None
+
+
 class AssistantMessage(_Model):
     type: Literal["assistant"] = "assistant"
     text: str = ""
     tool_calls: list[ToolCallRequest] = Field(default_factory=list)
+    call: ModelCall | None = None
+    """The model request that produced this message (None in a hand-made transcript)."""
 
 
 class ToolCall(_Model):
@@ -177,6 +193,10 @@ class ToolCall(_Model):
     """How many times the action was started for this call (`ctx.attempt` of the latest)."""
     cancellation: Cancellation | None = None
     """Set when the run was cancelled while this call was in flight (status `cancelled`)."""
+    started_at: datetime | None = None
+    """When the latest execution of the action started."""
+    ended_at: datetime | None = None
+    """When the latest execution ended (settled, or paused on an interrupt)."""
 
     @property
     def latest_interrupt(self) -> InterruptEntry | None:
@@ -192,15 +212,31 @@ class ToolCall(_Model):
     def effective_input(self) -> dict[str, JsonValue]:
         """The input the action runs with: the arguments a person edited when approving,
         else the model's `input`."""
+        edited = self.input
         for entry in self.interrupts:
-            if entry.kind == "tool-approval" and isinstance(entry.resolution, ResumeResolution):
-                data = entry.resolution.data
-                if isinstance(data, dict) and isinstance(data.get("editedArgs"), dict):
-                    return data["editedArgs"]  # type: ignore[return-value]
-        return self.input
+            if not isinstance(entry.resolution, ResumeResolution):
+                continue
+            data = entry.resolution.data
+            key = {"tool-approval": "editedArgs", "breakpoint": "args"}.get(entry.kind)
+            if key is not None and isinstance(data, dict) and isinstance(data.get(key), dict):
+                edited = data[key]  # type: ignore[assignment]
+        return edited
 
 
 Item = Annotated[UserMessage | AssistantMessage | ToolCall, Field(discriminator="type")]
+
+
+class ModelPause(_Model):
+    """A stepping run stopped before asking the model (`Prompt.model_pause`)."""
+
+    at: datetime = Field(default_factory=utc_now)
+
+
+class ForkOrigin(_Model):
+    """Where a forked run came from: its parent run and the interrupt it was forked at."""
+
+    run_id: str
+    interrupt_id: str
 
 
 class Prompt(_Model):
@@ -216,6 +252,10 @@ class Prompt(_Model):
     run_id: str = Field(default_factory=lambda: new_id("run"))
     instructions: str | None = None
     items: list[Item] = Field(default_factory=list)
+    parent: ForkOrigin | None = None
+    """Set on a run made by `AgentRun.fork(at=...)`."""
+    model_pause: ModelPause | None = None
+    """Set while a stepping run is stopped before its next model request."""
 
     @classmethod
     def from_user(cls, text: str, *, instructions: str | None = None, **ids: Any) -> Prompt:

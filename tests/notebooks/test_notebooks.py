@@ -362,3 +362,39 @@ def test_under_the_hood_answers_in_batches(executed: Execute) -> None:
         batches
     )
     assert batches.count("replayed: completed | unchanged: True") == 2
+
+
+def test_debugging_steps_through_every_model_request_and_action(executed: Execute) -> None:
+    nb = executed("07-debugging.ipynb")
+    out = text(cell_with(nb, "step=True"))
+    assert (
+        "stops: ['paused', 'interrupted breakpoint lookup', 'paused', "
+        "'interrupted breakpoint refund', 'interrupted tool-approval refund', 'paused', "
+        "'completed']"
+    ) in out
+    assert "output: All done." in out
+
+
+def test_debugging_edits_arguments_at_a_breakpoint(executed: Execute) -> None:
+    nb = executed("07-debugging.ipynb")
+    out = text(cell_with(nb, "breakpoints=[risky]"))
+    assert "paused at: breakpoint refund {'order': 42, 'cents': 12000}" in out
+    assert "then: tool-approval with {'order': 42, 'cents': 5000}" in out
+    assert "refund result: refunded 5000 cents on order 42" in out
+
+
+def test_debugging_forks_at_an_approval_without_asking_again(executed: Execute) -> None:
+    nb = executed("07-debugging.ipynb")
+    out = text(cell_with(nb, "approved.fork(at=approval)"))
+    assert "approved: refund succeeded" in out
+    assert "declined: refund rejected" in out
+    assert "parent of the fork: True" in out
+    assert "model requests for the fork: 1" in out
+
+
+def test_debugging_replays_a_session_with_scripted_humans(executed: Execute) -> None:
+    nb = executed("07-debugging.ipynb")
+    out = text(cell_with(nb, "ReplayModel.from_prompt(saved)"))
+    assert "replay status: completed" in out
+    assert "same transcript: True" in out
+    assert "answers given: [('refund', 'resume', True)]" in out

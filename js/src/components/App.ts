@@ -3,8 +3,11 @@ import { useMemo } from "preact/hooks";
 import { useFrameModelValue, useModelValue } from "../hooks";
 import { STREAMING_KEY } from "../state";
 import type { ErrorInfo, Item, Model, PendingCard, RunStatus } from "../types";
+import { BreakpointCard } from "./BreakpointCard";
 import { Card } from "./Card";
+import { DebugPanel } from "./DebugPanel";
 import { Header } from "./Header";
+import { ModelPause } from "./ModelPause";
 import { KernelGone } from "./KernelGone";
 import { useKernelGone } from "../liveness";
 import { cardsByCall, Transcript } from "./Transcript";
@@ -36,7 +39,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   // A card is drawn at its tool call; the others (another producer's, or one whose call
   // has not arrived yet) below the transcript.
   const placed = useMemo(() => cardsByCall(pending), [pending]);
-  const inTranscript = useMemo(() => pending.filter((c) => ids.has(c.toolCallId ?? "") && placed.get(c.toolCallId ?? "") === c), [pending, ids, placed]);
+  const inTranscript = useMemo(() => pending.filter((c) => c.kind !== "breakpoint" && ids.has(c.toolCallId ?? "") && placed.get(c.toolCallId ?? "") === c), [pending, ids, placed]);
   const apart = pending.filter((c) => !inTranscript.includes(c));
 
   return html`<div class="pp-root">
@@ -44,9 +47,11 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
       error=${error ?? null} meta=${meta ?? null} items=${items} model=${model} />
     ${gone ? html`<${KernelGone} />` : null}
     <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} model=${model} readOnly=${gone} />
+    ${status === "paused" ? html`<${ModelPause} model=${model} readOnly=${gone} />` : null}
+    <${DebugPanel} model=${model} items=${items} readOnly=${gone} />
     ${apart.length > 0
       ? html`<section class="pp-cards" aria-label="Pending interrupts">
-          ${apart.map((card, i) => html`<${Card} key=${`${card.kind}-${card.id}-${i}`} card=${card} model=${model} readOnly=${gone} />`)}
+          ${apart.map((card, i) => html`<${card.kind === "breakpoint" ? BreakpointCard : Card} key=${`${card.kind}-${card.id}-${i}`} card=${card} model=${model} readOnly=${gone} />`)}
         </section>`
       : null}
   </div>`;

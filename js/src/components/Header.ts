@@ -21,6 +21,8 @@ function statusLabel(status: RunStatus, pendingCount: number, error: ErrorInfo |
       return "Running";
     case "interrupted":
       return `Interrupted: ${pendingCount} pending ${pendingCount === 1 ? "interrupt" : "interrupts"}`;
+    case "paused":
+      return "Paused before the model request";
     case "completed":
       return "Completed";
     case "cancelled":

@@ -99,6 +99,24 @@ def check_answer(
     response_model: type[BaseModel] | None = None,
 ) -> None:
     """Raise `InvalidResolutionError` when `data` does not answer `entry`; else return."""
+    if entry.kind == "breakpoint":
+        from pausepoint.run._debug import parse_breakpoint_answer
+
+        _, args = parse_breakpoint_answer(data)
+        if args is not None and action is not None:
+            try:
+                action.validate_input(args)
+            except ValidationError as exc:
+                raise InvalidResolutionError(
+                    [
+                        ResolutionProblem(
+                            _pydantic_path(err["loc"], "$.args"), err["msg"], "invalid-edited-args"
+                        )
+                        for err in exc.errors()
+                    ],
+                    summary=f"The edited arguments do not fit {action.name}'s input",
+                ) from None
+        return
     if entry.kind == "tool-approval":
         answer = parse_approval(data)
         if answer.edited_args is not None and action is not None:

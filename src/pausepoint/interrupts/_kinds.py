@@ -57,6 +57,15 @@ def to_agui(
         "message": entry.message,
         "toolCallId": record.id,
     }
+    if entry.kind == "breakpoint":
+        # A debugging pause, not a question for a client: no binding, so it is not
+        # resumable there, under a reason of our own.
+        descriptor |= {
+            "reason": "pausepoint:breakpoint",
+            "metadata": {"kind": "breakpoint", "toolName": record.name},
+        }
+        AguiInterrupt.model_validate(descriptor)
+        return descriptor
     if entry.kind == "tool-approval":
         response_schema = approval_response_schema(input_schema)
         descriptor |= {

@@ -28,6 +28,7 @@ from ._protocol import (
     checked_response,
 )
 from .demo import DemoModel
+from .replay import ReplayDivergedError, ReplayModel
 from .scripted import ScriptedModel, ScriptExhaustedError, Turn, call
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ __all__ = [
     "ModelServerError",
     "ModelTimeoutError",
     "OpenAIChatModel",
+    "ReplayDivergedError",
+    "ReplayModel",
     "ScriptExhaustedError",
     "ScriptedModel",
     "StreamEvent",

@@ -59,10 +59,16 @@ class ModelRequest:
 
 @dataclass(slots=True)
 class ModelResponse:
-    """One assistant turn. No tool calls means the run is complete."""
+    """One assistant turn. No tool calls means the run is complete.
+
+    `usage` (token counts by name, e.g. ``{"input_tokens": 12, "output_tokens": 3}``) and
+    `finish_reason` are recorded with the turn when the adapter reports them; they are
+    left out of comparisons (two responses that say the same thing are equal)."""
 
     text: str = ""
     tool_calls: list[ToolCallRequest] = field(default_factory=list)
+    usage: dict[str, int] | None = field(default=None, compare=False)
+    finish_reason: str | None = field(default=None, compare=False)
 
 
 def checked_response(response: ModelResponse) -> ModelResponse:
@@ -97,7 +103,12 @@ def checked_response(response: ModelResponse) -> ModelResponse:
             calls[index] = call.model_copy(update={"input": arguments})
     if calls is response.tool_calls:
         return response
-    return ModelResponse(text=response.text, tool_calls=calls)
+    return ModelResponse(
+        text=response.text,
+        tool_calls=calls,
+        usage=response.usage,
+        finish_reason=response.finish_reason,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,7 +162,12 @@ class OpenAIChatModel:
             for call in message.tool_calls or []
             if getattr(call, "function", None) is not None
         ]
-        return ModelResponse(text=message.content or "", tool_calls=calls)
+        return ModelResponse(
+            text=message.content or "",
+            tool_calls=calls,
+            usage=_usage(getattr(completion, "usage", None)),
+            finish_reason=_text_or_none(getattr(completion.choices[0], "finish_reason", None)),
+        )
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         """Stream one assistant turn: text and tool call pieces, then the whole response."""
@@ -354,10 +359,16 @@ class _StreamedTurn:
         self.started = False
         self._text: list[str] = []
         self._calls: dict[int, _PartialCall] = {}
+        self.usage: dict[str, int] | None = None
+        self.finish_reason: str | None = None
 
     def feed(self, chunk: Any) -> list[StreamEvent]:
         events: list[StreamEvent] = []
+        self.usage = _usage(getattr(chunk, "usage", None)) or self.usage
         for choice in (chunk.choices or [])[:1]:
+            self.finish_reason = _text_or_none(getattr(choice, "finish_reason", None)) or (
+                self.finish_reason
+            )
             delta = choice.delta
             if delta is None:
                 continue
@@ -398,7 +409,25 @@ class _StreamedTurn:
                 )
                 for _, call in sorted(self._calls.items())
             ],
+            usage=self.usage,
+            finish_reason=self.finish_reason,
         )
+
+
+def _usage(usage: Any) -> dict[str, int] | None:
+    """The token counts an endpoint reported (None when it reported none)."""
+    if usage is None:
+        return None
+    counts = {
+        name: value
+        for name in ("prompt_tokens", "completion_tokens", "total_tokens")
+        if isinstance(value := getattr(usage, name, None), int) and not isinstance(value, bool)
+    }
+    return counts or None
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _server_message(exc: openai.APIStatusError) -> str:

@@ -1,6 +1,7 @@
 """Running agents: `Agent`, `AgentRun`, the derived state, results and events."""
 
 from ._agent import Agent
+from ._debug import Breakpoint, BreakpointAction, Debugger
 from ._events import (
     CancelledEvent,
     CompletedEvent,
@@ -24,8 +25,11 @@ __all__ = [
     "Agent",
     "AgentRun",
     "AgentRunResult",
+    "Breakpoint",
+    "BreakpointAction",
     "CancelledEvent",
     "CompletedEvent",
+    "Debugger",
     "Event",
     "EventName",
     "FailedEvent",

@@ -15,6 +15,7 @@ from ..transcript import Prompt
 
 if TYPE_CHECKING:
     from ..store import RunStore
+    from ._debug import Breakpoint
     from ._run import AgentRun
 
 __all__ = ["DEFAULT_MAX_TURNS", "DEFAULT_MODEL_TIMEOUT", "Agent"]
@@ -103,14 +104,29 @@ class Agent:
             {spec.name: spec.input_schema for spec in self.action_specs}
         )
 
-    def new_run(self, prompt: str | Prompt, *, store: RunStore | None = None) -> AgentRun:
+    def new_run(
+        self,
+        prompt: str | Prompt,
+        *,
+        store: RunStore | None = None,
+        step: bool = False,
+        breakpoints: Iterable[Breakpoint] = (),
+    ) -> AgentRun:
         """A run over a new transcript that starts with this user message (or over `prompt`).
 
         With `store` (or the agent's default store), the run is stored now and saves every
-        change as it happens."""
+        change as it happens. `step=True` pauses before every model request and action;
+        `breakpoints` (action names, or functions of the tool call) pause before the
+        matching actions (see `AgentRun.debug`)."""
         from ._run import AgentRun
 
-        return AgentRun(self, prompt, store=store if store is not None else self.store)
+        return AgentRun(
+            self,
+            prompt,
+            store=store if store is not None else self.store,
+            step=step,
+            breakpoints=breakpoints,
+        )
 
     def load(self, run_id: str, store: RunStore | None = None) -> AgentRun:
         """Rebuild a stored run to continue it with this agent: same state, answerable.
@@ -125,7 +141,14 @@ class Agent:
             )
         return AgentRun.load(store, run_id, self)
 
-    def start(self, prompt: str | Prompt, *, store: RunStore | None = None) -> AgentRun:
+    def start(
+        self,
+        prompt: str | Prompt,
+        *,
+        store: RunStore | None = None,
+        step: bool = False,
+        breakpoints: Iterable[Breakpoint] = (),
+    ) -> AgentRun:
         """A new run, started in the background on the running loop; returns at once.
 
         In a notebook, show it as the cell's result to watch it live::
@@ -133,7 +156,7 @@ class Agent:
             run = agent.start("Refund order 42")
             run
         """
-        return self.new_run(prompt, store=store).start()
+        return self.new_run(prompt, store=store, step=step, breakpoints=breakpoints).start()
 
     def __repr__(self) -> str:
         return f"Agent(model={self.model!r}, actions={list(self.actions)})"

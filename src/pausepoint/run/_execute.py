@@ -18,9 +18,10 @@ from .._json import to_json_value
 from ..actions import Action, ActionContext, ActionInterrupt
 from ..errors import ActionTimeoutError, NotJSONError
 from ..store import StoreError
-from ..transcript import ErrorInfo, InterruptEntry, Prompt, ToolCall
+from ..transcript import ErrorInfo, InterruptEntry, Prompt, ToolCall, utc_now
+from ._debug import Debugger, breakpoint_entry
 from ._events import Event, InterruptedEvent, ToolCallFinishedEvent, ToolCallStartedEvent
-from ._steps import AskApproval, Fail, Reject, Settled, Wait, needs_work, next_step
+from ._steps import AskApproval, Fail, PauseAt, Reject, Settled, Wait, needs_work, next_step
 
 __all__ = ["ToolRunner", "needs_work"]
 
@@ -48,6 +49,7 @@ class ToolRunner:
         self._default_timeout = default_timeout
         # Saves the run (stored runs): a call about to run, an outcome, a pause.
         self._checkpoint = checkpoint or _nothing
+        self.debugger: Debugger | None = None
 
     async def execute(self, record: ToolCall) -> None:
         """Run one record to its next resting point. Whatever goes wrong (a bad approval
@@ -63,7 +65,9 @@ class ToolRunner:
 
     async def _execute(self, record: ToolCall) -> None:
         action = self._actions.get(record.name)
-        step = next_step(record, action, self._known)
+        debugger = self.debugger
+        pause = debugger.should_pause if debugger is not None and debugger.active else None
+        step = next_step(record, action, self._known, pause)
         if isinstance(step, Fail):
             await self._settle(record, "failed", step.error)
             return
@@ -73,13 +77,17 @@ class ToolRunner:
         if isinstance(step, Settled | Wait):
             return
         assert action is not None  # next_step fails calls of unknown actions
+        if isinstance(step, PauseAt):
+            assert debugger is not None
+            await self._suspend(record, breakpoint_entry(record, debugger.why(record) or "step"))
+            return
         if isinstance(step, AskApproval):
             await self._suspend(
                 record,
                 InterruptEntry(
                     kind="tool-approval",
                     message=action.describe_approval(step.input),
-                    data={"toolName": action.name, "args": record.input},
+                    data={"toolName": action.name, "args": record.effective_input},
                 ),
             )
             return
@@ -94,6 +102,8 @@ class ToolRunner:
         )
         record.status = "running"
         record.attempts = step.attempt
+        record.started_at = utc_now()
+        record.ended_at = None
         self._checkpoint()  # durable before it runs: after a crash, attempt tells it so
         await self._emit(ToolCallStartedEvent(record))
         timeout = action.timeout if action.timeout is not None else self._default_timeout
@@ -142,12 +152,16 @@ class ToolRunner:
     async def _suspend(self, record: ToolCall, entry: InterruptEntry) -> None:
         record.interrupts.append(entry)
         record.status = "interrupted"
+        if record.started_at is not None and entry.kind == "generic":
+            record.ended_at = utc_now()
         self._checkpoint()
         await self._emit(InterruptedEvent(record, entry))
 
     async def _settle(self, record: ToolCall, status: Any, error: ErrorInfo | None) -> None:
         record.status = status
         record.error = error
+        if record.started_at is not None:
+            record.ended_at = utc_now()
         self._checkpoint()  # the outcome is durable before the model is asked again
         await self._emit(ToolCallFinishedEvent(record))
 

@@ -10,7 +10,7 @@ from ._state import PendingInterrupt
 
 __all__ = ["AgentRunResult", "RunStatus"]
 
-RunStatus = Literal["completed", "interrupted", "failed", "cancelled"]
+RunStatus = Literal["completed", "interrupted", "paused", "failed", "cancelled"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,8 @@ from ..transcript import (
     Cancellation,
     ErrorInfo,
     InterruptEntry,
+    ModelCall,
+    ModelPause,
     Prompt,
     RejectResolution,
     Resolution,
@@ -47,6 +49,7 @@ from ._agent import Agent
 from ._batch import cancellation, check_batch, is_replay, wire_entries
 from ._cancel import cancel_open_calls, run_cancelled_error
 from ._claims import claim, held, release
+from ._debug import Breakpoint, Debugger
 from ._durable import DEFAULT_LEASE_TTL, Durable, owner_name
 from ._events import (
     CancelledEvent,
@@ -101,6 +104,8 @@ class AgentRun(InNotebook):
         store: RunStore | None = None,
         lease_ttl: float | None = None,
         _writer: RunWriter | None = None,
+        step: bool = False,
+        breakpoints: Iterable[Breakpoint] = (),
     ) -> None:
         if isinstance(prompt, str):
             prompt = Prompt.from_user(prompt)
@@ -139,6 +144,11 @@ class AgentRun(InNotebook):
             default_timeout=agent.action_timeout,
             checkpoint=self._checkpoint,
         )
+        self._debug = Debugger(self, step=step, breakpoints=breakpoints)
+        self._tools.debugger = self._debug
+        self._model_released = False  # a model pause was answered: ask the model once
+        self.forks: list[AgentRun] = []
+        """The runs made from this one by `fork()`, in this process, oldest first."""
 
     @classmethod
     def load(
@@ -160,6 +170,35 @@ class AgentRun(InNotebook):
             self._durable.save(self._prompt, status)
 
     # -- what the run is -------------------------------------------------------------
+
+    @property
+    def debug(self) -> Debugger:
+        """Stepping, breakpoints and the answers to a breakpoint pause (see `Debugger`)."""
+        return self._debug
+
+    def model_request(self, turn: int) -> ModelRequest:
+        """What the model was sent for assistant turn `turn` (0 = the first), rebuilt from
+        the transcript: the instructions, the items before that turn, the action specs."""
+        from ._history import model_request
+
+        return model_request(self._prompt, turn, self.agent.action_specs)
+
+    def fork(self, *, at: str) -> AgentRun:
+        """A new run whose transcript is this one's up to interrupt `at`, with that pause
+        open again so it can be answered differently. This run is unchanged; the new one
+        records its parent in `prompt.parent` and is listed in `forks`. No turn before the
+        fork point is asked of the model again."""
+        from ._history import fork_prompt
+
+        child = AgentRun(
+            self.agent,
+            fork_prompt(self._prompt, at),
+            store=self.store,
+            step=self._debug.stepping,
+            breakpoints=self._debug.breakpoints,
+        )
+        self.forks.append(child)
+        return child
 
     @property
     def prompt(self) -> Prompt:
@@ -218,6 +257,9 @@ class AgentRun(InNotebook):
         if max_turns is not None and not (isinstance(max_turns, int) and max_turns > 0):
             raise UsageError(f"max_turns must be a positive int, not {max_turns!r}.")
         with self._busy_guard():
+            if self._prompt.model_pause is not None:
+                self._prompt.model_pause = None  # run() goes on past a model pause
+                self._model_released = True
             pending = self._prompt.pending()
             now = utc_now()
             waiting = [e for _, e in pending if e.expires_at is None or e.expires_at > now]
@@ -366,6 +408,8 @@ class AgentRun(InNotebook):
         if self._result is not None:
             return self._result
         # A run rebuilt from a saved Prompt: its transcript says where it stands.
+        if self._prompt.model_pause is not None:
+            return self._finish("paused")
         if self._prompt.pending():
             return self._finish("interrupted")
         if self._prompt.output is not None:
@@ -445,6 +489,17 @@ class AgentRun(InNotebook):
                     "twice. Wait for it to return, then continue the run."
                 )
 
+    async def _pass_model_pause(self, on_recorded: OnRecorded | None = None) -> AgentRunResult:
+        """Answer a stepping run's pause before the model: ask it, and go on."""
+        with self._busy_guard():
+            if self._prompt.model_pause is None:
+                raise NoPendingInterruptError(
+                    "The run is not paused before a model request; check run.result.status."
+                )
+            self._prompt.model_pause = None
+            self._model_released = True
+            return await self._record_and_continue([], on_recorded=on_recorded)
+
     async def _emit(self, event: Event) -> None:
         await self._events.emit(event)
 
@@ -471,6 +526,8 @@ class AgentRun(InNotebook):
                 self._unrecord(answers, message, exc)
                 raise
         for record, entry, resolution in answers:
+            if entry.kind == "breakpoint" and isinstance(resolution, ResumeResolution):
+                self._debug.answered(resolution.data)
             self._response_models.pop(entry.id, None)
             await self._emit(ResolvedEvent(record, entry, resolution))
         if on_recorded is not None:
@@ -607,15 +664,27 @@ class AgentRun(InNotebook):
                 error = ErrorInfo(name=type(limit).__name__, message=str(limit))
                 await self._emit(FailedEvent(error, limit))
                 return self._finish("failed", error=error, exception=limit)
+            if self._debug.stepping and not self._model_released:
+                self._prompt.model_pause = ModelPause()
+                return self._finish("paused")
+            self._model_released = False
             turns += 1
+            started = utc_now()
             try:
                 response = await self._ask_model()
             except Exception as exc:
                 error = ErrorInfo(name=type(exc).__name__, message=str(exc) or repr(exc))
                 await self._emit(FailedEvent(error, exc))
                 return self._finish("failed", error=error, exception=exc)
+            call = ModelCall(
+                model=_model_name(self.agent.model),
+                started_at=started,
+                ended_at=utc_now(),
+                usage=response.usage,
+                finish_reason=response.finish_reason,
+            )
             message = AssistantMessage(
-                text=response.text, tool_calls=unique_calls(response.tool_calls)
+                text=response.text, tool_calls=unique_calls(response.tool_calls), call=call
             )
             self._prompt.items.append(message)
             self._prompt.items.extend(
@@ -677,6 +746,11 @@ class AgentRun(InNotebook):
 
     def __repr__(self) -> str:
         return f"<AgentRun {self.id} {self.state.status}>"
+
+
+def _model_name(model: object) -> str:
+    name = getattr(model, "model", None)
+    return name if isinstance(name, str) else type(model).__name__
 
 
 def _expired(entry: InterruptEntry) -> ErrorInfo:

@@ -6,6 +6,7 @@ and approving lives here, in one place, and is tested as a table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -19,6 +20,7 @@ __all__ = [
     "AskApproval",
     "Fail",
     "Invoke",
+    "PauseAt",
     "Reject",
     "Settled",
     "Step",
@@ -62,6 +64,13 @@ class AskApproval:
 
 
 @dataclass(frozen=True, slots=True)
+class PauseAt:
+    """Pause with a breakpoint interrupt before the action runs (a debugging pause)."""
+
+    input: BaseModel
+
+
+@dataclass(frozen=True, slots=True)
 class Invoke:
     """Run the action with `input`; `attempt` counts this execution (1 = the first)."""
 
@@ -70,7 +79,7 @@ class Invoke:
     attempt: int
 
 
-Step: TypeAlias = Settled | Wait | Fail | Reject | AskApproval | Invoke
+Step: TypeAlias = Settled | Wait | Fail | Reject | AskApproval | PauseAt | Invoke
 
 _SETTLED = Settled()
 
@@ -83,9 +92,16 @@ def needs_work(record: ToolCall) -> bool:
     return record.status == "interrupted" and latest is not None and not latest.is_pending
 
 
-def next_step(record: ToolCall, action: Action | None, known: str = "") -> Step:
+def next_step(
+    record: ToolCall,
+    action: Action | None,
+    known: str = "",
+    pause: Callable[[ToolCall], bool] | None = None,
+) -> Step:
     """What to do with `record` now. `action` is the action it names (None when the agent
-    has none by that name; `known` then lists the names it has, for the error)."""
+    has none by that name; `known` then lists the names it has, for the error). `pause`
+    says whether a debugger stops before this call; it is asked once per call, before its
+    first execution."""
     if not needs_work(record):
         pending = record.pending_interrupt
         return Wait(pending) if pending is not None else _SETTLED
@@ -102,7 +118,16 @@ def next_step(record: ToolCall, action: Action | None, known: str = "") -> Step:
     if latest is not None and isinstance(latest.resolution, RejectResolution):
         return Reject(latest.resolution.error)
     if latest is not None and isinstance(latest.resolution, ResumeResolution):
-        if latest.kind == "generic":
+        if latest.kind == "breakpoint":
+            data = latest.resolution.data
+            if isinstance(data, dict) and data.get("action") == "skip":
+                return Reject(
+                    ErrorInfo(
+                        name="SkippedByDebugger",
+                        message=f"{action.name} was skipped while debugging; it was not executed.",
+                    )
+                )
+        elif latest.kind == "generic":
             resumption = Resumption(latest.resolution.data, latest.state, latest.id)
         elif not parse_approval(latest.resolution.data).approved:
             return Reject(
@@ -115,6 +140,13 @@ def next_step(record: ToolCall, action: Action | None, known: str = "") -> Step:
         input = action.validate_input(record.effective_input)
     except ValidationError as exc:
         return Fail(_invalid_input(action, exc))
+    if (
+        pause is not None
+        and record.attempts == 0
+        and not any(e.kind == "breakpoint" for e in record.interrupts)
+        and pause(record)
+    ):
+        return PauseAt(input)
     if action.needs_approval and not any(e.kind == "tool-approval" for e in record.interrupts):
         return AskApproval(input)
     return Invoke(input, resumption, record.attempts + 1)

@@ -123,6 +123,7 @@ def prompt_from_rows(
     run_id: str,
     instructions: str | None,
     items: Iterable[str],
+    parent: tuple[str, str] | None = None,
 ) -> Prompt:
     """The Prompt that was saved, from its header fields and its items' JSON, in one
     validating parse."""
@@ -132,7 +133,12 @@ def prompt_from_rows(
             "thread_id": thread_id,
             "run_id": run_id,
             "instructions": instructions,
-        },
+        }
+        | (
+            {"parent": {"run_id": parent[0], "interrupt_id": parent[1]}}
+            if parent is not None
+            else {}
+        ),
         ensure_ascii=False,
     )
     return Prompt.model_validate_json(head[:-1] + ', "items": [' + ",".join(items) + "]}")

@@ -122,6 +122,9 @@ class SQLStore(RunStore):
         parent_run_id: str | None = None,
         parent_interrupt_id: str | None = None,
     ) -> int:
+        if prompt.parent is not None:  # a fork: its parent is also a column, for queries
+            parent_run_id = parent_run_id or prompt.parent.run_id
+            parent_interrupt_id = parent_interrupt_id or prompt.parent.interrupt_id
         items = [(prompt.run_id, i, item.model_dump_json()) for i, item in enumerate(prompt.items)]
         pending = pending_to_json(pending_of(prompt))
         now = self._to_db_time(self._now())
@@ -267,8 +270,8 @@ class SQLStore(RunStore):
         with self._transaction(write=False) as cur:
             head = self._run(
                 cur,
-                "SELECT schema_version, thread_id, instructions, version, item_count "
-                "FROM pausepoint_runs WHERE run_id = ?",
+                "SELECT schema_version, thread_id, instructions, version, item_count, "
+                "parent_run_id, parent_interrupt_id FROM pausepoint_runs WHERE run_id = ?",
                 (run_id,),
             ).fetchone()
             if head is None:
@@ -289,6 +292,7 @@ class SQLStore(RunStore):
             run_id=run_id,
             instructions=head[2],
             items=(row[0] for row in rows),
+            parent=(head[5], head[6]) if head[5] is not None and head[6] is not None else None,
         )
         return prompt, int(head[3])
 

@@ -23,8 +23,10 @@ def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]
         "data": entry.data,
         "toolCallId": record.id,
         "toolName": record.name,
-        "args": record.input,
-        "inputSchema": action.input_schema() if approval and action is not None else None,
+        "args": record.effective_input,
+        "inputSchema": action.input_schema()
+        if (approval or entry.kind == "breakpoint") and action is not None
+        else None,
         "responseSchema": entry.response_schema,
         "createdAt": entry.created_at.isoformat(),
         "expiresAt": entry.expires_at.isoformat() if entry.expires_at else None,

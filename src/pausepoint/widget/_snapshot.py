@@ -58,6 +58,7 @@ _STYLE = {
 _STATUS_COLOURS = {
     "running": _MUTED,
     "interrupted": _WARN,
+    "paused": _WARN,
     "completed": _OK,
     "failed": _ERROR,
     "succeeded": _OK,

@@ -42,6 +42,7 @@ from ..run import (
 from ..transcript import ToolCall
 from ._bundle import front_end
 from ._cards import card_for
+from ._debug_view import DEBUG_REQUESTS, answer_debug_request, forks_of
 from ._status import status_of
 from ._throttle import Throttle
 
@@ -77,6 +78,7 @@ class RunView(anywidget.AnyWidget):
     started_at = traitlets.Float(allow_none=True, default_value=None).tag(sync=True)
     items: traitlets.List[Any] = traitlets.List().tag(sync=True)
     pending: traitlets.List[Any] = traitlets.List().tag(sync=True)
+    forks: traitlets.List[Any] = traitlets.List().tag(sync=True)
 
     def __init__(self, run: AgentRun) -> None:
         prompt = run.prompt
@@ -94,6 +96,7 @@ class RunView(anywidget.AnyWidget):
                 "instructions": prompt.instructions,
             },
             items=[item.model_dump(mode="json") for item in prompt.items],
+            forks=forks_of(run),
         )
         self._run = run
         self._positions = {
@@ -241,6 +244,9 @@ class RunView(anywidget.AnyWidget):
         traits again if they changed since the last cell ended."""
         if self.comm is None:
             return
+        forks = forks_of(self._run)
+        if forks != self.forks:  # forked from code in this cell
+            self.forks = forks
         if self._items_dirty:
             self._items_dirty = False
             self.send_state("items")
@@ -264,6 +270,14 @@ class RunView(anywidget.AnyWidget):
         if kind == "cancel":
             self._cancel(request_id)
             return
+        if kind in DEBUG_REQUESTS:
+            self._debug_request(request_id, content)
+            return
+        action = content.get("action")
+        if kind == "debug" and action in ("step", "continue"):
+            debug = self._run.debug
+            self._hand_over(request_id, lambda recorded: debug.go_on(action, on_recorded=recorded))
+            return
         if kind not in ("resume", "reject") or not isinstance(interrupt, str):
             self._respond_error(
                 request_id, "BadRequest", "Expected {type: resume|reject, interrupt: <id>}."
@@ -285,6 +299,11 @@ class RunView(anywidget.AnyWidget):
             def start(recorded: OnRecorded) -> Coroutine[Any, Any, Any]:
                 return run.reject(rejection, interrupt=interrupt, on_recorded=recorded)
 
+        self._hand_over(request_id, start)
+
+    def _hand_over(
+        self, request_id: str, start: Callable[[OnRecorded], Coroutine[Any, Any, Any]]
+    ) -> None:
         loop = self._target_loop()
         if loop is None:
             self._respond_error(
@@ -343,6 +362,16 @@ class RunView(anywidget.AnyWidget):
         if isinstance(exc, InvalidResolutionError):
             problems = [{"path": p.path, "message": p.message} for p in exc.problems]
         self._respond_error(request_id, type(exc).__name__, str(exc), problems)
+
+    def _debug_request(self, request_id: str, content: dict[str, Any]) -> None:
+        try:
+            value = answer_debug_request(self._run, content)
+        except PausepointError as exc:
+            self._respond_exception(request_id, exc)
+            return
+        if content.get("type") == "fork":
+            self.forks = forks_of(self._run)
+        self.send({"type": "response", "requestId": request_id, "ok": True, "value": value})
 
     def _respond_error(
         self,

@@ -1,0 +1,89 @@
+import { html } from "htm/preact";
+import { useRef, useState } from "preact/hooks";
+import { useUniqueId } from "../hooks";
+import { resume, type Outcome } from "../protocol";
+import type { Json, Model, PendingCard, ResponseError } from "../types";
+import type { EditorState } from "./JsonEditor";
+import { JsonBlock } from "./JsonBlock";
+import { AnswerEditor } from "./SchemaForm";
+
+type Phase = "idle" | "sending" | "sent";
+
+/** A breakpoint: a debugging pause before an action, answered with Continue, Step,
+ * Skip or Edit arguments (the answer is `{action, args?}`; see pausepoint.run._debug). */
+export function BreakpointCard({ card, model, readOnly = false }: { card: PendingCard; model: Model; readOnly?: boolean }) {
+  const idPrefix = useUniqueId("pp-breakpoint");
+  const [phase, setPhase] = useState<Phase>("idle");
+  const [error, setError] = useState<ResponseError | null>(null);
+  const [editing, setEditing] = useState(false);
+  const inFlight = useRef(false);
+  const disabled = phase !== "idle" || readOnly;
+
+  const send = async (data: Json) => {
+    if (inFlight.current || readOnly) return;
+    inFlight.current = true;
+    setPhase("sending");
+    setError(null);
+    const outcome: Outcome = await resume(model, card.id, data);
+    if (outcome.ok) {
+      setPhase("sent");
+      return;
+    }
+    setError(outcome.error);
+    inFlight.current = false;
+    setPhase("idle");
+  };
+  const button = (label: string, action: string, testid: string, primary = false) =>
+    html`<button type="button" class=${`pp-button${primary ? " pp-button-primary" : ""}`} data-testid=${testid}
+      disabled=${disabled} onClick=${() => send({ action })}>${label}</button>`;
+  const why = card.data && typeof card.data === "object" && !Array.isArray(card.data) ? (card.data as Record<string, Json>).why : null;
+
+  return html`<article
+    class=${`pp-card pp-card-breakpoint${readOnly ? " pp-card-readonly" : ""}`}
+    data-testid="pp-card"
+    data-kind="breakpoint"
+    data-interrupt-id=${card.id}
+    data-phase=${phase}
+    aria-label=${`Breakpoint: ${card.message}`}
+    aria-busy=${phase === "sending" ? "true" : "false"}
+  >
+    <div class="pp-card-head">
+      <span class="pp-badge pp-badge-breakpoint">${why === "step" ? "Step" : "Breakpoint"}</span>
+      ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}
+      ${phase === "sent" ? html`<span class="pp-muted" data-testid="pp-sent">Sent; waiting for the run</span>` : null}
+    </div>
+    <p class="pp-card-message">${card.message}</p>
+    <div class="pp-card-body">
+      <p class="pp-tool-line">Before <code class="pp-tool-name">${card.toolName ?? "(unnamed)"}</code></p>
+      ${editing
+        ? html`<${AnswerEditor}
+            idPrefix=${`${idPrefix}-args`}
+            schema=${card.inputSchema}
+            initial=${card.args ?? {}}
+            jsonLabel="Arguments (JSON)"
+            disabled=${disabled}
+            actions=${(state: EditorState) => html`<div class="pp-actions">
+              <button type="button" class="pp-button pp-button-primary" data-testid="pp-debug-run-edited"
+                disabled=${disabled || !state.valid}
+                onClick=${() => state.valid && state.value !== undefined && send({ action: "edit", args: state.value })}>Run with these arguments</button>
+              <button type="button" class="pp-button pp-button-quiet" data-testid="pp-debug-cancel-edit" disabled=${disabled}
+                onClick=${() => setEditing(false)}>Cancel edits</button>
+            </div>`}
+            onSubmit=${(value: Json) => send({ action: "edit", args: value })}
+          />`
+        : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" />
+            <div class="pp-actions">
+              ${button("Continue", "continue", "pp-debug-continue", true)}
+              ${button("Step", "step", "pp-debug-step")}
+              ${button("Skip", "skip", "pp-debug-skip")}
+              <button type="button" class="pp-button pp-button-quiet" data-testid="pp-debug-edit" disabled=${disabled}
+                onClick=${() => setEditing(true)}>Edit arguments</button>
+            </div>`}
+    </div>
+    ${error
+      ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error" data-error=${error.name}>
+          <strong>${error.name}:</strong> ${error.message}
+        </div>`
+      : null}
+  </article>`;
+}

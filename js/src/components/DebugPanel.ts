@@ -1,0 +1,79 @@
+import { html } from "htm/preact";
+import { useState } from "preact/hooks";
+import { useModelValue } from "../hooks";
+import { fork, modelRequest } from "../protocol";
+import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
+import { JsonBlock } from "./JsonBlock";
+import { Timeline } from "./Timeline";
+
+interface ForkInfo {
+  runId: string;
+  interruptId: string | null;
+  status: string;
+}
+
+function seconds(start?: string | null, end?: string | null): string | null {
+  if (!start || !end) return null;
+  const ms = Date.parse(end) - Date.parse(start);
+  return Number.isFinite(ms) ? `${(ms / 1000).toFixed(3)} s` : null;
+}
+
+/** Debugging tools under the transcript: each model turn's request on demand (with its
+ * model, time and usage), "Fork here" on every answered interrupt, and this run's forks. */
+export function DebugPanel({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
+  const forks = useModelValue<ForkInfo[]>(model, "forks") ?? [];
+  const [shown, setShown] = useState<{ turn: number; value: Json } | null>(null);
+  const [error, setError] = useState<ResponseError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const turns = items.flatMap((item, index) => (item.type === "assistant" ? [{ item, index }] : []));
+  const answered = items.flatMap((item) =>
+    item.type === "tool" ? ((item as ToolItem).interrupts ?? []).filter((e) => e.resolution).map((entry) => ({ tool: item as ToolItem, entry })) : [],
+  );
+  if (turns.length === 0 && answered.length === 0 && forks.length === 0) return null;
+
+  const ask = async (send: () => ReturnType<typeof modelRequest>, onValue: (value: Json) => void) => {
+    if (busy || readOnly) return;
+    setBusy(true);
+    setError(null);
+    const outcome = await send();
+    setBusy(false);
+    if (outcome.ok) onValue(outcome.value ?? null);
+    else setError(outcome.error);
+  };
+
+  return html`<details class="pp-debug" data-testid="pp-debug">
+    <summary>Debug</summary>
+    <${Timeline} items=${items} />
+    <ol class="pp-debug-turns">
+      ${turns.map(({ item }, turn) => {
+        const call = item.type === "assistant" ? item.call : null;
+        const usage = call?.usage ? Object.entries(call.usage).map(([k, v]) => `${k} ${v}`).join(", ") : null;
+        return html`<li data-testid="pp-debug-turn" data-turn=${turn}>
+          Turn ${turn}${call ? html` · <code>${call.model}</code> · ${seconds(call.started_at, call.ended_at) ?? ""}${usage ? ` · ${usage}` : ""}${call.finish_reason ? ` · ${call.finish_reason}` : ""}` : null}
+          <button type="button" class="pp-button pp-button-quiet" data-testid="pp-show-request" disabled=${busy || readOnly}
+            onClick=${() => ask(() => modelRequest(model, turn), (value) => setShown({ turn, value }))}>Show model request</button>
+        </li>`;
+      })}
+    </ol>
+    ${shown ? html`<div data-testid="pp-model-request"><${JsonBlock} label=${`Model request, turn ${shown.turn}`} value=${shown.value} /></div>` : null}
+    ${answered.length > 0
+      ? html`<ul class="pp-debug-answered">
+          ${answered.map(
+            ({ tool, entry }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id}>
+              ${entry.kind} of <code>${tool.name}</code>: ${entry.resolution?.type}
+              <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-here" disabled=${busy || readOnly}
+                onClick=${() => ask(() => fork(model, entry.id), () => undefined)}>Fork here</button>
+            </li>`,
+          )}
+        </ul>`
+      : null}
+    ${forks.length > 0
+      ? html`<div class="pp-debug-forks" data-testid="pp-forks">
+          Forks (show one with <code>run.forks[i]</code>):
+          <ul>${forks.map((f, i) => html`<li data-testid="pp-fork" data-run-id=${f.runId}>[${i}] <code>${f.runId}</code> at <code>${f.interruptId ?? ""}</code></li>`)}</ul>
+        </div>`
+      : null}
+    ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}
+  </details>`;
+}

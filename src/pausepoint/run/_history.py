@@ -1,0 +1,66 @@
+"""Reading a run's past from its transcript: what the model was sent, and forks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import UnknownInterruptError, UsageError
+from ..models import ActionSpec, ModelRequest
+from ..transcript import AssistantMessage, ForkOrigin, Prompt, ToolCall, new_id
+
+__all__ = ["fork_prompt", "model_request"]
+
+
+def model_request(prompt: Prompt, turn: int, actions: Sequence[ActionSpec]) -> ModelRequest:
+    """The request behind assistant turn `turn` (0 = the first): the instructions, every
+    item before that turn's message, and the action specs."""
+    if isinstance(turn, bool) or not isinstance(turn, int):
+        raise UsageError(f"turn is an int (0 = the first assistant turn), not {turn!r}.")
+    positions = [i for i, item in enumerate(prompt.items) if isinstance(item, AssistantMessage)]
+    if turn < 0:
+        turn += len(positions)
+    if not 0 <= turn < len(positions):
+        raise UsageError(
+            f"This run has {len(positions)} assistant turn(s); pick turn 0 to "
+            f"{len(positions) - 1}, or -1 for the latest."
+        )
+    items = tuple(item.model_copy(deep=True) for item in prompt.items[: positions[turn]])
+    return ModelRequest(instructions=prompt.instructions, items=items, actions=tuple(actions))
+
+
+def fork_prompt(prompt: Prompt, interrupt_id: str) -> Prompt:
+    """A copy of `prompt` as it stood when interrupt `interrupt_id` paused, with that
+    pause open again, a new run id and `parent` naming where it came from."""
+    index, record = _locate(prompt, interrupt_id)
+    end = index + 1
+    while end < len(prompt.items) and isinstance(prompt.items[end], ToolCall):
+        end += 1  # the rest of that turn's calls
+    data = prompt.model_dump(mode="json")
+    data["items"] = data["items"][:end]
+    data["run_id"] = new_id("run")
+    data["parent"] = ForkOrigin(run_id=prompt.run_id, interrupt_id=interrupt_id).model_dump()
+    position = next(i for i, e in enumerate(record.interrupts) if e.id == interrupt_id)
+    entries = data["items"][index]["interrupts"][: position + 1]
+    entries[-1]["resolution"] = None
+    # Each generic pause ends one execution of the action: count those up to this one.
+    attempts = sum(1 for e in record.interrupts[: position + 1] if e.kind == "generic")
+    data["items"][index] |= {
+        "interrupts": entries,
+        "status": "interrupted",
+        "result": None,
+        "error": None,
+        "cancellation": None,
+        "attempts": attempts,
+        "ended_at": data["items"][index]["ended_at"] if attempts else None,
+    }
+    return Prompt.model_validate(data)
+
+
+def _locate(prompt: Prompt, interrupt_id: str) -> tuple[int, ToolCall]:
+    for index, item in enumerate(prompt.items):
+        if isinstance(item, ToolCall) and any(e.id == interrupt_id for e in item.interrupts):
+            return index, item
+    known = [e.id for r in prompt.tool_calls() for e in r.interrupts]
+    raise UnknownInterruptError(
+        f"This run has no interrupt {interrupt_id!r} to fork at. Its interrupts: {known or 'none'}."
+    )
