@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import psycopg
 from tests.store.pg_run_worker import approval_agent
+from tests.store.workers import run_two_workers
 
 from pausepoint import ToolCall
 from pausepoint.store import PostgresStore
 
 RUNS = 100
 WORKER = Path(__file__).with_name("pg_run_worker.py")
-ROOT = Path(__file__).resolve().parents[2]
 
 
 async def _start_runs(store: PostgresStore) -> list[str]:
@@ -43,29 +40,7 @@ def test_two_workers_complete_every_real_run_once_without_cross_talk(postgres_ds
     run_ids = asyncio.run(_start_runs(store))
     task_of = {run_id: f"task {n:03d}" for n, run_id in enumerate(run_ids)}
 
-    workers = {
-        name: subprocess.Popen(
-            [sys.executable, str(WORKER), postgres_dsn, name],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-        )
-        for name in ("worker-a", "worker-b")
-    }
-    for worker in workers.values():
-        assert worker.stdout is not None
-        assert worker.stdout.readline().strip() == "ready"
-    for worker in workers.values():  # both start together
-        assert worker.stdin is not None
-        worker.stdin.write("go\n")
-        worker.stdin.flush()
-    tallies = {}
-    for name, worker in workers.items():
-        out, _ = worker.communicate(timeout=180)
-        assert worker.returncode == 0, out
-        tallies[name] = json.loads(out.strip().splitlines()[-1])
-    print(tallies)
+    tallies = run_two_workers(WORKER, postgres_dsn)
 
     with psycopg.connect(postgres_dsn) as conn:
         executed = conn.execute(

@@ -22,12 +22,13 @@ import anywidget
 import traitlets
 
 from ..actions import Rejection
-from ..errors import InvalidResolutionError, PausepointError, UsageError
+from ..errors import PausepointError, UsageError
 from ..run import Agent, AgentRun, OnRecorded
 from ..store import PendingSummary, RunNotFoundError, RunStore, RunSummary
 from ..transcript import UserMessage
 from ._bundle import front_end
 from ._cards import card_for
+from ._responses import failure, failure_of
 
 __all__ = ["DEFAULT_POLL", "Inbox", "inbox"]
 
@@ -228,12 +229,9 @@ class Inbox(anywidget.AnyWidget):
             return
         exc = task.exception()
         assert exc is not None
-        problems = None
-        if isinstance(exc, InvalidResolutionError):
-            problems = [{"path": p.path, "message": p.message} for p in exc.problems]
         if not isinstance(exc, PausepointError):
             logger.error("pausepoint inbox: the answer failed", exc_info=exc)
-        self._reply_error(request_id, type(exc).__name__, str(exc), problems)
+        self.send(failure_of(request_id, exc))
 
     def _reply(self, request_id: str) -> None:
         self.send({"type": "response", "requestId": request_id, "ok": True})
@@ -245,10 +243,7 @@ class Inbox(anywidget.AnyWidget):
         message: str,
         problems: list[dict[str, str]] | None = None,
     ) -> None:
-        error: dict[str, Any] = {"name": name, "message": message}
-        if problems is not None:
-            error["problems"] = problems
-        self.send({"type": "response", "requestId": request_id, "ok": False, "error": error})
+        self.send(failure(request_id, name, message, problems))
 
     async def wait(self) -> None:
         """Wait until the runs answered from this view have stopped executing."""

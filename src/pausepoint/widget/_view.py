@@ -24,7 +24,7 @@ import traitlets
 from pydantic import BaseModel
 
 from ..actions import Rejection
-from ..errors import InvalidResolutionError, PausepointError
+from ..errors import PausepointError
 from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt, classify
 from ..run import (
     AgentRun,
@@ -43,6 +43,7 @@ from ..transcript import ToolCall
 from ._bundle import front_end
 from ._cards import card_for
 from ._debug_view import DEBUG_REQUESTS, answer_debug_request, forks_of
+from ._responses import failure, failure_of
 from ._status import status_of
 from ._throttle import Throttle
 
@@ -358,10 +359,7 @@ class RunView(anywidget.AnyWidget):
             self._respond_exception(request_id, exc)
 
     def _respond_exception(self, request_id: str, exc: BaseException) -> None:
-        problems = None
-        if isinstance(exc, InvalidResolutionError):
-            problems = [{"path": p.path, "message": p.message} for p in exc.problems]
-        self._respond_error(request_id, type(exc).__name__, str(exc), problems)
+        self.send(failure_of(request_id, exc))
 
     def _debug_request(self, request_id: str, content: dict[str, Any]) -> None:
         try:
@@ -380,10 +378,7 @@ class RunView(anywidget.AnyWidget):
         message: str,
         problems: list[dict[str, str]] | None = None,
     ) -> None:
-        error: dict[str, Any] = {"name": name, "message": message}
-        if problems is not None:
-            error["problems"] = problems
-        self.send({"type": "response", "requestId": request_id, "ok": False, "error": error})
+        self.send(failure(request_id, name, message, problems))
 
 
 def _cards(run: AgentRun) -> list[dict[str, Any]]:
