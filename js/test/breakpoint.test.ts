@@ -2,6 +2,15 @@ import { afterEach, describe, expect, it } from "vitest";
 import { act } from "preact/test-utils";
 import { click, FakeModel, initialize, isDisabled, mount, typeInto, within } from "./helpers";
 
+/** Opens the Debug panel as a click on its summary does. */
+function openDebug(view: ReturnType<typeof mount>): void {
+  const panel = view.get("pp-debug") as HTMLDetailsElement;
+  act(() => {
+    panel.open = true;
+    panel.dispatchEvent(new Event("toggle"));
+  });
+}
+
 afterEach(() => {
   document.body.innerHTML = "";
 });
@@ -128,6 +137,8 @@ describe("debug panel", () => {
     const model = new FakeModel({ status: "completed", items, forks: [] });
     const dispose = initialize(model);
     const view = mount(model);
+    expect(view.qa("pp-debug-turn")).toEqual([]); // closed: nothing drawn until asked
+    openDebug(view);
     const turn = view.get("pp-debug-turn");
     expect(turn.textContent).toContain("gpt-x");
     expect(turn.textContent).toContain("1.500 s");
@@ -147,6 +158,7 @@ describe("debug panel", () => {
     const model = new FakeModel({ status: "completed", items, forks: [] });
     const dispose = initialize(model);
     const view = mount(model);
+    openDebug(view);
     expect(view.get("pp-answered").dataset.interruptId).toBe("int-1");
     click(view.get("pp-fork-here"));
     expect(model.lastRequest()).toEqual({ type: "fork", interrupt: "int-1", requestId: expect.any(String) });

@@ -25,12 +25,18 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   const [shown, setShown] = useState<{ turn: number; value: Json } | null>(null);
   const [error, setError] = useState<ResponseError | null>(null);
   const [busy, setBusy] = useState(false);
+  // Drawn only while open: a long run has a row and a timeline bar per step.
+  const [open, setOpen] = useState(false);
+  if (!open) {
+    if (!items.some((item) => item.type === "assistant") && forks.length === 0) return null;
+    return html`<details class="pp-debug" data-testid="pp-debug"
+      onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}><summary>Debug</summary></details>`;
+  }
 
   const turns = items.flatMap((item, index) => (item.type === "assistant" ? [{ item, index }] : []));
   const answered = items.flatMap((item) =>
     item.type === "tool" ? ((item as ToolItem).interrupts ?? []).filter((e) => e.resolution).map((entry) => ({ tool: item as ToolItem, entry })) : [],
   );
-  if (turns.length === 0 && answered.length === 0 && forks.length === 0) return null;
 
   const ask = async (send: () => ReturnType<typeof modelRequest>, onValue: (value: Json) => void) => {
     if (busy || readOnly) return;
@@ -42,7 +48,8 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     else setError(outcome.error);
   };
 
-  return html`<details class="pp-debug" data-testid="pp-debug">
+  return html`<details class="pp-debug" data-testid="pp-debug" open
+    onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
     <summary>Debug</summary>
     <${Timeline} items=${items} />
     <ol class="pp-debug-turns">
