@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine, Mapping
-from concurrent.futures import Future
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from ..store import PendingSummary, RunNotFoundError, RunStore, RunSummary
 from ..transcript import UserMessage
 from ._bundle import front_end
 from ._cards import card_for
+from ._loops import current_loop, log_failure
 from ._responses import failure, failure_of
 
 __all__ = ["DEFAULT_POLL", "Inbox", "inbox"]
@@ -76,7 +76,7 @@ class Inbox(anywidget.AnyWidget):
         self._seen: datetime | None = None
         self._versions: dict[str, int] = {}
         self._tasks: set[asyncio.Future[Any]] = set()
-        self._home_loop = _current_loop()
+        self._home_loop = current_loop()
         self.refresh()
         if poll is not None and self._home_loop is not None:
             self._poller = self._home_loop.create_task(self._poll(poll))
@@ -208,7 +208,7 @@ class Inbox(anywidget.AnyWidget):
             )
             return
         future = asyncio.run_coroutine_threadsafe(self._answer(request_id, start), loop)
-        future.add_done_callback(_log_failure)
+        future.add_done_callback(log_failure)
 
     async def _answer(self, request_id: str, start: Any) -> None:
         """On the kernel's loop: reply once the answer is recorded (or refused), then let
@@ -277,15 +277,3 @@ def _read_only_card(pending: PendingSummary) -> dict[str, Any]:
         "createdAt": pending.created_at.isoformat(),
         "expiresAt": pending.expires_at.isoformat() if pending.expires_at else None,
     }
-
-
-def _current_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-def _log_failure(future: Future[Any]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        logger.error("pausepoint inbox: answering failed", exc_info=future.exception())

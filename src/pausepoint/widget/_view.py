@@ -43,6 +43,7 @@ from ..transcript import ToolCall
 from ._bundle import front_end
 from ._cards import card_for
 from ._debug_view import DEBUG_REQUESTS, answer_debug_request, forks_of
+from ._loops import current_loop, log_failure
 from ._responses import failure, failure_of
 from ._status import status_of
 from ._throttle import Throttle
@@ -120,7 +121,7 @@ class RunView(anywidget.AnyWidget):
         self._text: list[str] = []
         self._text_throttle = Throttle(UPDATE_INTERVAL, self._flush_text)
         self._tasks: set[asyncio.Future[Any]] = set()
-        self._home_loop = _current_loop()
+        self._home_loop = current_loop()
         self._foreign: list[dict[str, Any]] = []
         self._off = run.on("*", self._on_event)
         self.on_msg(self._on_msg)
@@ -315,7 +316,7 @@ class RunView(anywidget.AnyWidget):
             )
             return
         future = asyncio.run_coroutine_threadsafe(self._answer(request_id, start), loop)
-        future.add_done_callback(_log_failure)
+        future.add_done_callback(log_failure)
 
     def _target_loop(self) -> asyncio.AbstractEventLoop | None:
         for loop in (self._run.loop, self._home_loop):
@@ -411,18 +412,6 @@ def _foreign_card(classified: ClassifiedInterrupt, run_id: str) -> dict[str, Any
         "createdAt": "",
         "expiresAt": wire.get("expiresAt"),
     }
-
-
-def _current_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-def _log_failure(future: Future[Any]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        logger.error("pausepoint view: answering failed", exc_info=future.exception())
 
 
 def _log_task_failure(task: asyncio.Future[Any]) -> None:
