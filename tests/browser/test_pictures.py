@@ -1,0 +1,96 @@
+"""The README's pictures, taken from the real view in JupyterLab, light and dark.
+
+Each run of this test redraws `docs/images/*.png` from the current front end, so the
+pictures in the README show what a user gets; commit them when the view changes.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+from tests.browser.test_lab import FORM_SETUP, QUICKSTART
+from tests.browser.test_view_reading import PIXELS_DIFFER
+
+IMAGES = Path(__file__).parents[2] / "docs" / "images"
+THEMES = (("light", "JupyterLab Light"), ("dark", "JupyterLab Dark"))
+
+OpenNotebook = Callable[[str, list[str]], Any]
+
+
+def _set_theme(nb: Any, theme: str) -> None:
+    nb.page.evaluate(
+        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme
+    )
+    light = "false" if "Dark" in theme else "true"
+    expect(nb.page.locator(f"body[data-jp-theme-light='{light}']")).to_have_count(1)
+
+
+def _picture(nb: Any, view: Any, name: str) -> dict[str, Path]:
+    """The view, with the notebook's own margin around it, in both themes."""
+    paths: dict[str, Path] = {}
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    output = view.locator("xpath=ancestor::div[contains(@class, 'jp-OutputArea-output')]")
+    for label, theme in THEMES:
+        _set_theme(nb, theme)
+        view.scroll_into_view_if_needed()
+        nb.page.mouse.move(0, 0)  # no hover state in the picture
+        path = IMAGES / f"{name}-{label}.png"
+        output.first.screenshot(path=str(path), animations="disabled", caret="hide")
+        paths[label] = path
+    _set_theme(nb, "JupyterLab Light")
+    urls = [
+        "data:image/png;base64," + base64.b64encode(paths[label].read_bytes()).decode()
+        for label in ("light", "dark")
+    ]
+    # Same size, and the dark picture really is the dark theme (most pixels differ).
+    width, height = nb.page.evaluate(
+        """async (src) => { const i = new Image(); i.src = src; await i.decode();
+                            return [i.width, i.height]; }""",
+        urls[0],
+    )
+    assert width >= 300, f"{name}: a picture {width} px wide"
+    assert height >= 80, f"{name}: a picture {height} px high"
+    changed = nb.page.evaluate(PIXELS_DIFFER, urls)
+    assert changed > width * height // 3, f"{name}: light and dark differ in {changed} pixels"
+    print(f"pictures: {paths['light']} {paths['dark']} ({width}x{height})")
+    return paths
+
+
+def test_readme_pictures_of_the_card_the_form_and_a_completed_run(
+    open_notebook: OpenNotebook,
+) -> None:
+    # The quickstart notebook, run down to its view: the approval card.
+    nb = open_notebook("pictures-quickstart", [])
+    (nb.lab.root / "pictures-quickstart.ipynb").write_text(QUICKSTART.read_text(encoding="utf-8"))
+    nb.page.reload()
+    nb.wait_kernel_idle()
+    nb.page.evaluate(
+        """() => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            panel.content.activeCellIndex = 8;
+            window.jupyterapp.commands.execute('notebook:run-all-above');
+        }"""
+    )
+    nb.run_cell(8)
+    card = nb.page.locator('[data-testid="pp-card"][data-kind="tool-approval"]').first
+    expect(card).to_be_visible(timeout=60_000)
+    expect(card.get_by_test_id("pp-approve")).to_be_enabled()
+    _picture(nb, nb.widget(), "quickstart-card")
+
+    # The same run, approved and completed.
+    card.get_by_test_id("pp-approve").click()
+    expect(nb.page.get_by_test_id("pp-status").first).to_contain_text(
+        "completed", ignore_case=True, timeout=30_000
+    )
+    _picture(nb, nb.widget(), "completed-run")
+
+    # A question with a response schema: the form built from it.
+    nb = open_notebook("pictures-form", [FORM_SETUP])
+    nb.run_all()
+    form = nb.page.locator('[data-testid="pp-card"]').first
+    expect(form.get_by_test_id("pp-field-quantity")).to_be_visible(timeout=60_000)
+    _picture(nb, nb.widget(), "schema-form")
