@@ -16,6 +16,7 @@ def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]
     approval = entry.kind == "tool-approval"
     return {
         "id": entry.id,
+        "key": entry.id,
         "kind": entry.kind,
         "canResolve": True,
         "message": entry.message,
