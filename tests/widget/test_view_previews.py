@@ -66,9 +66,7 @@ def markers(value: Any) -> list[dict[str, Any]]:
 
 async def large_run() -> AgentRun:
     model = ScriptedModel([call("fetch_log", topic="a"), call("ask_dump", topic="b"), "done"])
-    return Agent(
-        model=model, actions=large_value_actions(), max_answer_bytes=64 * MIB
-    ).new_run("x")
+    return Agent(model=model, actions=large_value_actions(), max_answer_bytes=64 * MIB).new_run("x")
 
 
 def bytes_sent(recording: RecordingComm) -> int:
@@ -135,7 +133,8 @@ async def test_an_unknown_reference_is_refused_with_an_error(comms: list[Recordi
     malformed = ask_value(recording, "nothing", "v2")
     recording.browser_send({"type": "value", "requestId": "v3"})
 
-    assert missing["ok"] is False and missing["error"]["name"] == "UsageError"
+    assert missing["ok"] is False
+    assert missing["error"]["name"] == "UsageError"
     assert malformed["ok"] is False
     bad = next(r for r in recording.custom("response") if r["requestId"] == "v3")
     assert bad["error"]["name"] == "BadRequest"
