@@ -128,6 +128,20 @@ describe("previews of large values", () => {
   });
 });
 
+describe("Copy JSON with previews in the transcript", () => {
+  it("copies the kernel's whole transcript instead of the previews", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    vi.stubGlobal("navigator", { ...navigator, clipboard: { writeText } });
+    const { model, view, done } = setup({ status: "completed", items: [toolWith(marker("r", FIVE_MIB, "item/0/result"))] });
+    click(view.get("pp-copy"));
+    expect(model.lastRequest()).toMatchObject({ type: "value", ref: "prompt/json" });
+    await model.respond({ ok: true, value: { run_id: "run-1", items: [{ result: "whole" }] } });
+    await flushMicrotasks();
+    expect(writeText).toHaveBeenCalledWith(JSON.stringify({ run_id: "run-1", items: [{ result: "whole" }] }, null, 2));
+    done();
+  });
+});
+
 describe("preview helpers", () => {
   it("reads only well-formed markers", () => {
     expect(previewOf(marker("a", 1, "r"))).toEqual({ text: "a", bytes: 1, ref: "r" });

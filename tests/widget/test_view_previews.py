@@ -227,3 +227,13 @@ async def test_text_just_over_or_far_over_the_limit_is_previewed_at_its_size(
     (marker,) = markers(run.view.items)
     assert marker["bytes"] == len(text.encode("utf-8"))
     assert json.loads(json.dumps(marker))["text"] == text[:PREVIEW_CHARS]
+
+
+async def test_copy_json_gets_the_whole_transcript(comms: list[RecordingComm]) -> None:
+    run = await large_run()
+    await run.run()
+
+    whole = ask_value(recording_of(run), "prompt/json", "v1")
+
+    assert whole["value"] == run.prompt.model_dump(mode="json")
+    assert not markers(whole["value"])

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from ..actions import Rejection
 from ..errors import PausepointError, UsageError
-from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt, classify
+from ..interrupts import ClassifiedInterrupt, classify
 from ..run import (
     AgentRun,
     Event,
@@ -41,7 +41,7 @@ from ..run import (
 )
 from ..transcript import Item, ToolCall
 from ._bundle import front_end
-from ._cards import card_for
+from ._cards import card_for, foreign_card, with_unique_keys
 from ._debug_view import DEBUG_REQUESTS, answer_debug_request, forks_of
 from ._loops import current_loop, log_failure
 from ._preview import (
@@ -147,24 +147,14 @@ class RunView(anywidget.AnyWidget):
         """
         classified = classify(interrupt)
         self._foreign = [c for c in self._foreign if c["id"] != classified.id]
-        self._foreign.append(_foreign_card(classified, self._run.id))
+        self._foreign.append(foreign_card(classified, self._run.id))
         self.pending = self._all_cards()
         return classified
 
     def _full_cards(self) -> list[dict[str, Any]]:
         """Every card, whole, each with a `key` unique in this view: the run's own by
         their interrupt id, another producer's namespaced (its id may repeat one of ours)."""
-        cards = [*_cards(self._run), *self._foreign]
-        taken: set[str] = set()
-        for card in cards:
-            key = card["key"]
-            n = 1
-            while key in taken:
-                n += 1
-                key = f"{card['key']}#{n}"
-            taken.add(key)
-            card["key"] = key
-        return cards
+        return with_unique_keys([*_cards(self._run), *self._foreign])
 
     def _all_cards(self) -> list[dict[str, Any]]:
         """The cards as the front end gets them: large values as previews."""
@@ -181,6 +171,8 @@ class RunView(anywidget.AnyWidget):
             for card in self._full_cards():
                 if card["key"] == name:
                     return card
+        if kind == "prompt":  # the whole transcript, for "Copy JSON"
+            return self._run.prompt.model_dump(mode="json")
         if kind == "request" and name.isdigit():
             return answer_debug_request(self._run, {"type": "model_request", "turn": int(name)})
         raise UsageError(f"The view has no value at {kind}/{name} any more.")
@@ -475,34 +467,6 @@ def _item_json(item: Item, position: int) -> dict[str, Any]:
 def _cards(run: AgentRun) -> list[dict[str, Any]]:
     actions = run.agent.actions
     return [card_for(p, actions.get(p.tool_call.name)) for p in run.pending]
-
-
-def _foreign_card(classified: ClassifiedInterrupt, run_id: str) -> dict[str, Any]:
-    wire = classified.interrupt
-    binding = classified.binding or {}
-    if classified.kind == "unbound":
-        reason = classified.unbound_reason
-    else:
-        owner = binding.get("interruptedRunId", "another run")
-        reason = f"It belongs to {owner}, not to this run ({run_id})."
-    metadata = wire.get("metadata")
-    payload = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, dict) else None
-    return {
-        "id": classified.id,
-        "key": f"foreign:{classified.id}",
-        "kind": "unbound",
-        "canResolve": False,
-        "message": classified.message or str(wire.get("reason", "")),
-        "reason": reason,
-        "data": payload,
-        "toolCallId": wire.get("toolCallId"),
-        "toolName": binding.get("toolName"),
-        "args": None,
-        "inputSchema": None,
-        "responseSchema": None,
-        "createdAt": "",
-        "expiresAt": wire.get("expiresAt"),
-    }
 
 
 def _log_task_failure(task: asyncio.Future[Any]) -> None:
