@@ -237,3 +237,20 @@ async def test_copy_json_gets_the_whole_transcript(comms: list[RecordingComm]) -
 
     assert whole["value"] == run.prompt.model_dump(mode="json")
     assert not markers(whole["value"])
+
+
+async def test_a_model_request_shown_in_the_view_previews_its_large_values(
+    comms: list[RecordingComm],
+) -> None:
+    run = await large_run()
+    await run.run()
+    recording = recording_of(run)
+
+    recording.browser_send({"type": "model_request", "requestId": "m1", "turn": 1})
+    (response,) = recording.custom("response")
+    assert response["ok"] is True, response
+    (marker,) = markers(response["value"]["items"])
+    whole = ask_value(recording, marker["ref"], "v1")
+
+    assert marker["bytes"] == len(RESULT)
+    assert whole["value"] == RESULT
