@@ -13,8 +13,10 @@ above 1). Goals: overhead under 100 µs per step, ratio under 1.5.
 Then, side by side in one run, stepping when it is not used: the same workload (no
 `step`, no breakpoints) with this pausepoint and with pausepoint as it was before stepping
 and breakpoints existed (`--before`, a git revision; by default the parent of the commit
-that added them), each in its own fresh process, taking turns, and the ratio of the two
-(about 1.0 when an unused debugger costs nothing per step).
+that added them), each in its own fresh process, taking turns, and the ratio of their
+CPU time per step. That revision also lacks the timing records per model call and action
+(start, end, attempts) that came with the same change and are always kept, so the ratio
+includes their cost; an unused debugger itself adds one check per tool call.
 
     python benchmarks/bench_loop.py [--sizes 10 100 1000 5000] [--repeat 3]
         [--before REV | --no-before] [--before-sizes 1000 5000]

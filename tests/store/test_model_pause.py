@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -12,7 +13,14 @@ from pathlib import Path
 from tests.store.conftest import StoreFactory
 
 from pausepoint import Agent, Prompt, ScriptedModel
-from pausepoint.store import Change, PostgresStore, RunStore, RunWriter, SQLiteStore
+from pausepoint.store import (
+    STORE_SCHEMA_VERSION,
+    Change,
+    PostgresStore,
+    RunStore,
+    RunWriter,
+    SQLiteStore,
+)
 from pausepoint.transcript import ModelPause
 
 ROOT = Path(__file__).parents[2]
@@ -96,20 +104,38 @@ async def test_a_run_paused_before_the_model_comes_back_paused_in_a_fresh_proces
     assert stored.output == "Hello."
 
 
-def test_a_version_1_database_gains_the_column_and_keeps_its_runs(tmp_path: Path) -> None:
-    import sqlite3
+def raw_sql(store: RunStore, *statements: str) -> list[tuple[object, ...]]:
+    """Run statements on the store's database directly; the last one's rows."""
+    rows: list[tuple[object, ...]] = []
+    if isinstance(store, SQLiteStore):
+        with sqlite3.connect(store.path) as db:
+            for statement in statements:
+                rows = db.execute(statement).fetchall()
+        return rows
+    import psycopg
 
-    path = tmp_path / "old.db"
-    prompt = Prompt.from_user("hi", run_id="run_old")
-    SQLiteStore(path).create(prompt, status="completed")
-    with sqlite3.connect(path) as db:  # as pausepoint with store schema 1 left it
-        db.execute("ALTER TABLE pausepoint_runs DROP COLUMN model_pause")
-        db.execute("UPDATE pausepoint_schema SET version = 1")
+    assert isinstance(store, PostgresStore)
+    with psycopg.connect(store.dsn, autocommit=True) as db:
+        for statement in statements:
+            cur = db.execute(statement)
+            rows = cur.fetchall() if cur.description else []
+    return rows
 
-    store = SQLiteStore(path)
+
+def test_a_version_1_database_gains_the_column_and_keeps_its_runs(
+    open_store: StoreFactory,
+) -> None:
+    old = open_store()
+    old.create(Prompt.from_user("hi", run_id="run_old"), status="completed")
+    raw_sql(  # as pausepoint with store schema 1 left it
+        old,
+        "ALTER TABLE pausepoint_runs DROP COLUMN model_pause",
+        "UPDATE pausepoint_schema SET version = 1",
+    )
+
+    store = open_store()
     pause = ModelPause()
     store.write("run_old", Change(model_pause=pause), expected_version=1)
 
     assert store.load_prompt("run_old")[0].model_pause == pause
-    with sqlite3.connect(path) as db:
-        assert db.execute("SELECT version FROM pausepoint_schema").fetchall() == [(2,)]
+    assert raw_sql(store, "SELECT version FROM pausepoint_schema") == [(STORE_SCHEMA_VERSION,)]
