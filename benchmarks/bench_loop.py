@@ -14,9 +14,10 @@ Then, side by side in one run, stepping when it is not used: the same workload (
 `step`, no breakpoints) with this pausepoint and with pausepoint as it was before stepping
 and breakpoints existed (`--before`, a git revision; by default the parent of the commit
 that added them), each in its own fresh process, taking turns, and the ratio of their
-CPU time per step. That revision also lacks the timing records per model call and action
-(start, end, attempts) that came with the same change and are always kept, so the ratio
-includes their cost; an unused debugger itself adds one check per tool call.
+CPU time per step, with and without the time of the garbage collector's passes. That
+revision also lacks the timing records per model call and action (start, end, attempts)
+that came with the same change and are always kept, so the ratio includes their cost; an
+unused debugger itself adds one check per tool call.
 
     python benchmarks/bench_loop.py [--sizes 10 100 1000 5000] [--repeat 3]
         [--before REV | --no-before] [--before-sizes 1000 5000]
@@ -135,9 +136,33 @@ def _extract_source(rev: str, into: Path) -> Path:
     return into / "src"
 
 
-def _step_us_in_fresh_process(src: Path, size: int) -> float:
-    """CPU µs per step of the pausepoint workload, with the pausepoint found in `src`
-    (the process's CPU time: other processes' load on the machine counts less)."""
+def _measure_one(size: int) -> dict[str, float]:
+    """CPU µs per step of one run of the workload, and how much of it went to the
+    garbage collector's passes (a full pass comes once the heap has grown by a quarter,
+    so a few thousand more objects can add one to a run: a step in the curve, not a cost
+    per step that grows)."""
+    in_gc = 0.0
+    began = 0.0
+
+    def timed(phase: str, _info: dict[str, Any]) -> None:
+        nonlocal in_gc, began
+        if phase == "start":
+            began = time.process_time()
+        else:
+            in_gc += time.process_time() - began
+
+    gc.collect()
+    gc.callbacks.append(timed)
+    started = time.process_time()
+    asyncio.run(run_pausepoint(size))
+    cpu = time.process_time() - started
+    gc.callbacks.remove(timed)
+    return {"us_per_step": cpu / size * 1e6, "gc_us_per_step": in_gc / size * 1e6}
+
+
+def _step_us_in_fresh_process(src: Path, size: int) -> dict[str, float]:
+    """`_measure_one` with the pausepoint found in `src`, in a new process (CPU time:
+    other processes' load on the machine counts less)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), str(_HERE)])}
     done = subprocess.run(
         [sys.executable, __file__, "--one", str(size)],
@@ -146,7 +171,8 @@ def _step_us_in_fresh_process(src: Path, size: int) -> float:
         capture_output=True,
         text=True,
     )
-    return float(json.loads(done.stdout)["us_per_step"])
+    measured: dict[str, float] = json.loads(done.stdout)
+    return measured
 
 
 def compare_with_before(rev: str, sizes: list[int], repeat: int) -> None:
@@ -154,21 +180,27 @@ def compare_with_before(rev: str, sizes: list[int], repeat: int) -> None:
     print()
     described = _git("log", "-1", "--format=%h %cs", rev).decode().strip()
     print(f"Stepping when not used: this pausepoint vs {described}, in fresh processes")
-    print(f"{'steps':>6} {'now CPU µs/step':>16} {'before CPU µs/step':>19} {'now / before':>13}")
+    print(
+        f"{'steps':>6} {'now CPU µs/step':>16} {'before CPU µs/step':>19} "
+        f"{'now / before':>13} {'without GC passes':>18}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         before = _extract_source(rev, Path(tmp))
         now = _ROOT / "src"
         for size in sizes:
-            ours: list[float] = []
-            theirs: list[float] = []
+            ours: list[dict[str, float]] = []
+            theirs: list[dict[str, float]] = []
             for i in range(repeat):
                 # Taking turns, starting with each in turn: drift in the machine's load
                 # falls on both.
                 pair = [(now, ours), (before, theirs)]
                 for src, into in pair if i % 2 == 0 else pair[::-1]:
                     into.append(_step_us_in_fresh_process(src, size))
-            o, t = statistics.median(ours), statistics.median(theirs)
-            print(f"{size:>6} {o:>16.1f} {t:>19.1f} {o / t:>13.2f}")
+            o = statistics.median(m["us_per_step"] for m in ours)
+            t = statistics.median(m["us_per_step"] for m in theirs)
+            o_net = statistics.median(m["us_per_step"] - m["gc_us_per_step"] for m in ours)
+            t_net = statistics.median(m["us_per_step"] - m["gc_us_per_step"] for m in theirs)
+            print(f"{size:>6} {o:>16.1f} {t:>19.1f} {o / t:>13.2f} {o_net / t_net:>18.2f}")
 
 
 def main() -> None:
@@ -181,11 +213,7 @@ def main() -> None:
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a comparison's worker
     args = parser.parse_args()
     if args.one is not None:
-        gc.collect()
-        started = time.process_time()
-        asyncio.run(run_pausepoint(args.one))
-        cpu = time.process_time() - started
-        print(json.dumps({"us_per_step": cpu / args.one * 1e6}))
+        print(json.dumps(_measure_one(args.one)))
         return
 
     print(f"{'steps':>6} {'pausepoint µs/step':>19} {'baseline µs/step':>17} {'overhead µs':>12}")
