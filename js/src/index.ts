@@ -6,6 +6,7 @@
 import { h, render as renderPreact } from "preact";
 import { App } from "./components/App";
 import { Inbox } from "./components/Inbox";
+import { ModelContext } from "./components/Preview";
 import { keepRunViewsInNotebook } from "./persist";
 import { initializeModel } from "./state";
 import type { Model } from "./types";
@@ -23,7 +24,7 @@ function initialize({ model }: { model: Model }): () => void {
 
 function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
   el.classList.add("pp-host");
-  renderPreact(h(isInbox(model) ? Inbox : App, { model, host: el }), el);
+  renderPreact(h(ModelContext.Provider, { value: model }, h(isInbox(model) ? Inbox : App, { model, host: el })), el);
   return () => {
     renderPreact(null, el);
     el.classList.remove("pp-host");

@@ -102,6 +102,11 @@ export function fork(model: Model, interrupt: string, timeoutMs = REQUEST_TIMEOU
   return request(model, { type: "fork", interrupt }, timeoutMs);
 }
 
+/** The whole value behind a preview's reference (a large value the view got cut short). */
+export function fullValue(model: Model, ref: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+  return request(model, { type: "value", ref }, timeoutMs);
+}
+
 /** Asks the kernel to stop the run; answered once it has stopped. */
 export function cancel(model: Model, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
   return request(model, { type: "cancel" }, timeoutMs);

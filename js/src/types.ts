@@ -82,6 +82,9 @@ export type CardKind = "tool-approval" | "generic" | "breakpoint" | "unbound";
 
 export interface PendingCard {
   id: string;
+  /** Unique among a view's cards; another producer's card may reuse an interrupt id of
+   * this run's, so cards are told apart by key and answered by id. */
+  key?: string;
   kind: CardKind;
   canResolve: boolean;
   message: string;

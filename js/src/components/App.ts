@@ -11,6 +11,7 @@ import { ModelPause } from "./ModelPause";
 import { KernelGone } from "./KernelGone";
 import { useKernelGone } from "../liveness";
 import { cardsByCall, Transcript } from "./Transcript";
+import { cardKey } from "../card-key";
 
 /** The ids of every tool call the transcript shows a row for. */
 function callIds(items: readonly Item[]): Set<string> {
@@ -51,7 +52,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
     <${DebugPanel} model=${model} items=${items} readOnly=${gone} />
     ${apart.length > 0
       ? html`<section class="pp-cards" aria-label="Pending interrupts">
-          ${apart.map((card, i) => html`<${card.kind === "breakpoint" ? BreakpointCard : Card} key=${`${card.kind}-${card.id}-${i}`} card=${card} model=${model} readOnly=${gone} />`)}
+          ${apart.map((card) => html`<${card.kind === "breakpoint" ? BreakpointCard : Card} key=${cardKey(card)} card=${card} model=${model} readOnly=${gone} />`)}
         </section>`
       : null}
   </div>`;

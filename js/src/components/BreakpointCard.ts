@@ -5,6 +5,7 @@ import { resume, type Outcome } from "../protocol";
 import type { Json, Model, PendingCard, ResponseError } from "../types";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
+import { previewOf, TooLargeToEdit } from "./Preview";
 import { AnswerEditor } from "./SchemaForm";
 
 type Phase = "idle" | "sending" | "sent";
@@ -71,12 +72,12 @@ export function BreakpointCard({ card, model, readOnly = false }: { card: Pendin
             </div>`}
             onSubmit=${(value: Json) => send({ action: "edit", args: value })}
           />`
-        : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" />
+        : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" /><${TooLargeToEdit} value=${card.args} />
             <div class="pp-actions">
               ${button("Continue", "continue", "pp-debug-continue", true)}
               ${button("Step", "step", "pp-debug-step")}
               ${button("Skip", "skip", "pp-debug-skip")}
-              <button type="button" class="pp-button pp-button-quiet" data-testid="pp-debug-edit" disabled=${disabled}
+              <button type="button" class="pp-button pp-button-quiet" data-testid="pp-debug-edit" disabled=${disabled || previewOf(card.args) !== null}
                 onClick=${() => setEditing(true)}>Edit arguments</button>
             </div>`}
     </div>

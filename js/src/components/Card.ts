@@ -6,6 +6,7 @@ import { isFinalError, problemPath, reject, resume, type Outcome } from "../prot
 import type { Json, Model, PendingCard, ResponseError } from "../types";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
+import { previewOf, TooLargeToEdit } from "./Preview";
 import { AnswerEditor } from "./SchemaForm";
 import { callTitle, KIND_TITLES } from "../labels";
 import { moveFocusAfterAnswer } from "../focus";
@@ -166,7 +167,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
       onClick=${() => (state ? state.valid && state.value !== undefined && onResume({ approved: true, editedArgs: state.value }) : onResume(true))}
     >${state ? "Approve with edits" : "Approve"}</button>`;
     const editToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-edit-args" aria-expanded=${editing ? "true" : "false"}
-      disabled=${disabled} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
+      disabled=${disabled || previewOf(card.args) !== null} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
     const actions = (state: EditorState | null) => html`<div class="pp-actions">${approveButton(state)} ${editToggle} ${rejectControls}</div>`;
     body = html`<div class="pp-card-body">
       ${editing
@@ -180,7 +181,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
             actions=${(state: EditorState) => actions(state)}
             onSubmit=${(value: Json) => onResume({ approved: true, editedArgs: value })}
           />`
-        : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" />${actions(null)}`}
+        : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" /><${TooLargeToEdit} value=${card.args} />${actions(null)}`}
     </div>`;
   } else if (card.responseSchema) {
     body = html`<div class="pp-card-body">

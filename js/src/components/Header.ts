@@ -2,6 +2,8 @@ import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatDuration, useNow } from "../hooks";
 import type { ErrorInfo, Item, Model, RunStatus } from "../types";
+import { fullValue } from "../protocol";
+import { PREVIEW_KEY } from "./Preview";
 import { StopButton } from "./StopButton";
 
 export interface HeaderProps {
@@ -76,7 +78,12 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
   useEffect(() => () => clearTimeout(resetTimer.current), []);
 
   const onCopy = async () => {
-    const text = JSON.stringify({ ...(meta ?? {}), items }, null, 2);
+    let text = JSON.stringify({ ...(meta ?? {}), items }, null, 2);
+    if (model && text.includes(`"${PREVIEW_KEY}"`)) {
+      // Large values are previews here: the kernel has the whole transcript.
+      const whole = await fullValue(model, "prompt/json");
+      if (whole.ok) text = JSON.stringify(whole.value, null, 2);
+    }
     const ok = await copyText(text);
     setCopied(ok ? "copied" : "failed");
     clearTimeout(resetTimer.current);

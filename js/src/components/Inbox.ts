@@ -2,6 +2,7 @@ import { html } from "htm/preact";
 import { useModelValue, formatTime } from "../hooks";
 import { useKernelGone } from "../liveness";
 import type { Model, PendingCard } from "../types";
+import { cardKey } from "../card-key";
 import { Card } from "./Card";
 import { KernelGone } from "./KernelGone";
 import "./inbox.css";
@@ -30,7 +31,7 @@ function InboxRun({ entry, model, readOnly }: { entry: InboxEntry; model: Model;
     </div>
     ${entry.reason ? html`<p class="pp-inbox-reason" data-testid="pp-inbox-reason">${entry.reason}</p>` : null}
     <div class="pp-cards">
-      ${entry.cards.map((card) => html`<${Card} key=${card.id} card=${card} model=${model} readOnly=${readOnly} />`)}
+      ${entry.cards.map((card) => html`<${Card} key=${cardKey(card)} card=${card} model=${model} readOnly=${readOnly} />`)}
     </div>
   </section>`;
 }

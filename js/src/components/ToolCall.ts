@@ -4,6 +4,7 @@ import { formatTime } from "../hooks";
 import { keyArguments, kindTitle } from "../labels";
 import type { InterruptEntry, Json, ToolItem } from "../types";
 import { JsonBlock } from "./JsonBlock";
+import { TextOrPreview } from "./Preview";
 
 const STATUS_TEXT: Record<string, string> = {
   pending: "pending",
@@ -78,7 +79,7 @@ function Body({ call, hasCard }: { call: ToolItem; hasCard: boolean }) {
     ${call.error
       ? html`<div class="pp-block pp-tool-error" data-testid="pp-tool-error">
           <div class="pp-block-label">Error</div>
-          <p><strong>${call.error.name}</strong>: ${call.error.message}</p>
+          <p><strong>${call.error.name}</strong>: <${TextOrPreview} value=${call.error.message} /></p>
         </div>`
       : null}
     ${interrupts.length > 0

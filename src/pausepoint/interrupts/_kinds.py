@@ -68,16 +68,19 @@ def to_agui(
         return descriptor
     if entry.kind == "tool-approval":
         response_schema = approval_response_schema(input_schema)
+        # What the action will run with: arguments edited at an earlier pause (a
+        # breakpoint's "edit arguments") replace the model's.
+        args = record.effective_input
         descriptor |= {
             "reason": "tool_call",
             "responseSchema": response_schema,
-            "metadata": {"kind": "approval", "toolName": record.name, "input": record.input},
+            "metadata": {"kind": "approval", "toolName": record.name, "input": args},
         }
         binding = common | {
             "kind": "tool-approval",
             "toolName": record.name,
             "toolCallId": record.id,
-            "originalArgs": record.input,
+            "originalArgs": args,
             "inputSchemaHash": schema_hash(input_schema),
             "approvalSchemaHash": approval_schema_hash(),
             "responseSchemaHash": schema_hash(response_schema),

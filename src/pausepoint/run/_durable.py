@@ -95,6 +95,7 @@ class Durable:
         """Replace `prompt`'s content in place with the stored copy (after a conflict)."""
         writer, stored = RunWriter.load(self.store, self.writer.run_id)
         prompt.instructions = stored.instructions
+        prompt.model_pause = stored.model_pause
         prompt.items[:] = stored.items
         writer.owner = self.writer.owner
         self.writer = writer

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Final, Literal
 
-from ..transcript import Item, Prompt
+from ..transcript import Item, ModelPause, Prompt
 
 __all__ = [
     "KEEP",
@@ -103,6 +103,7 @@ class Change:
     status: str | Keep = KEEP
     pending: tuple[PendingSummary, ...] | Keep = KEEP
     instructions: str | Keep | None = KEEP
+    model_pause: ModelPause | Keep | None = KEEP
 
 
 Seconds = float | timedelta

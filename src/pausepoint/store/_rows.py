@@ -7,13 +7,14 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..transcript import Prompt, ToolCall
+from ..transcript import ModelPause, Prompt, ToolCall
 from ._contract import PendingSummary, RunSummary, Seconds
 from ._errors import StoreUsageError
 
 __all__ = [
     "HEADER_COLUMNS",
     "aware",
+    "model_pause_to_json",
     "pending_from_json",
     "pending_of",
     "pending_to_json",
@@ -60,6 +61,11 @@ def _summary(record: ToolCall, entry: Any) -> PendingSummary:
         created_at=entry.created_at,
         expires_at=entry.expires_at,
     )
+
+
+def model_pause_to_json(pause: ModelPause | None) -> str | None:
+    """A stepping run's pause before the model, as its header column holds it."""
+    return pause.model_dump_json() if pause is not None else None
 
 
 def pending_to_json(pending: Iterable[PendingSummary]) -> str:
@@ -124,6 +130,7 @@ def prompt_from_rows(
     instructions: str | None,
     items: Iterable[str],
     parent: tuple[str, str] | None = None,
+    model_pause: str | None = None,
 ) -> Prompt:
     """The Prompt that was saved, from its header fields and its items' JSON, in one
     validating parse."""
@@ -138,7 +145,8 @@ def prompt_from_rows(
             {"parent": {"run_id": parent[0], "interrupt_id": parent[1]}}
             if parent is not None
             else {}
-        ),
+        )
+        | ({"model_pause": json.loads(model_pause)} if model_pause is not None else {}),
         ensure_ascii=False,
     )
     return Prompt.model_validate_json(head[:-1] + ', "items": [' + ",".join(items) + "]}")

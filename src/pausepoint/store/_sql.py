@@ -36,6 +36,7 @@ from ._errors import (
 from ._rows import (
     HEADER_COLUMNS,
     aware,
+    model_pause_to_json,
     pending_of,
     pending_to_json,
     prompt_from_rows,
@@ -46,7 +47,13 @@ from ._rows import (
 __all__ = ["STORE_SCHEMA_VERSION", "Cursor", "SQLStore"]
 
 # The version of the tables below; raise it with a migration when they change.
-STORE_SCHEMA_VERSION = 1
+STORE_SCHEMA_VERSION = 2
+
+# What brings tables of each older version to the next one.
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # A stepping run's pause before a model request (Prompt.model_pause), as JSON.
+    1: ("ALTER TABLE pausepoint_runs ADD COLUMN model_pause TEXT",),
+}
 
 Clock = Callable[[], datetime]
 
@@ -110,6 +117,11 @@ class SQLStore(RunStore):
             return
         if row[0] > STORE_SCHEMA_VERSION:
             raise StoreSchemaError(row[0], STORE_SCHEMA_VERSION)
+        for version in range(row[0], STORE_SCHEMA_VERSION):
+            for statement in _MIGRATIONS[version]:
+                self._run(cur, statement)
+        if row[0] < STORE_SCHEMA_VERSION:
+            self._run(cur, "UPDATE pausepoint_schema SET version = ?", (STORE_SCHEMA_VERSION,))
 
     # -- writing -----------------------------------------------------------------------
 
@@ -134,8 +146,8 @@ class SQLStore(RunStore):
                     cur,
                     "INSERT INTO pausepoint_runs (run_id, thread_id, agent, status, pending, "
                     "version, item_count, created_at, updated_at, schema_version, "
-                    "instructions, parent_run_id, parent_interrupt_id) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
+                    "instructions, parent_run_id, parent_interrupt_id, model_pause) "
+                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         prompt.run_id,
                         prompt.thread_id,
@@ -149,6 +161,7 @@ class SQLStore(RunStore):
                         prompt.instructions,
                         parent_run_id,
                         parent_interrupt_id,
+                        model_pause_to_json(prompt.model_pause),
                     ),
                 )
                 if items:
@@ -185,6 +198,9 @@ class SQLStore(RunStore):
         if not isinstance(change.instructions, Keep):
             sets.append("instructions = ?")
             params.append(change.instructions)
+        if not isinstance(change.model_pause, Keep):
+            sets.append("model_pause = ?")
+            params.append(model_pause_to_json(change.model_pause))
         # Replaced positions must be stored ones: checked by the same update, so a bad
         # position refuses the whole change like a stale version does.
         where = "run_id = ? AND version = ? AND item_count > ?"
@@ -271,7 +287,8 @@ class SQLStore(RunStore):
             head = self._run(
                 cur,
                 "SELECT schema_version, thread_id, instructions, version, item_count, "
-                "parent_run_id, parent_interrupt_id FROM pausepoint_runs WHERE run_id = ?",
+                "parent_run_id, parent_interrupt_id, model_pause "
+                "FROM pausepoint_runs WHERE run_id = ?",
                 (run_id,),
             ).fetchone()
             if head is None:
@@ -293,6 +310,7 @@ class SQLStore(RunStore):
             instructions=head[2],
             items=(row[0] for row in rows),
             parent=(head[5], head[6]) if head[5] is not None and head[6] is not None else None,
+            model_pause=head[7],
         )
         return prompt, int(head[3])
 

@@ -70,6 +70,7 @@ class RunWriter:
         self._status = status
         self._count = len(prompt.items)
         self._instructions = prompt.instructions
+        self._model_pause = prompt.model_pause
         self._pending = pending_of(prompt)
         self._open: dict[int, _Marker] = {}
         for position, item in enumerate(prompt.items):
@@ -158,6 +159,7 @@ class RunWriter:
             and not replaced
             and pending == self._pending
             and (prompt.instructions == self._instructions)
+            and (prompt.model_pause == self._model_pause)
         ):
             return None
         return Change(
@@ -167,6 +169,7 @@ class RunWriter:
             instructions=(
                 prompt.instructions if prompt.instructions != self._instructions else KEEP
             ),
+            model_pause=(prompt.model_pause if prompt.model_pause != self._model_pause else KEEP),
         )
 
     def save(
@@ -198,6 +201,7 @@ class RunWriter:
                 status=new_status,
                 pending=change.pending,
                 instructions=change.instructions,
+                model_pause=change.model_pause,
             )
         self.version = self.store.write(
             self.run_id, change, expected_version=self.version, owner=self.owner
@@ -218,6 +222,8 @@ class RunWriter:
             self._pending = change.pending
         if not isinstance(change.instructions, Keep):
             self._instructions = change.instructions
+        if not isinstance(change.model_pause, Keep):
+            self._model_pause = change.model_pause
 
     def _track(self, position: int, item: Item) -> None:
         if isinstance(item, ToolCall) and item.status in _OPEN_STATUSES:

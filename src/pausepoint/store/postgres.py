@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS pausepoint_runs (
     schema_version INTEGER NOT NULL,
     instructions TEXT,
     parent_run_id TEXT,
-    parent_interrupt_id TEXT
+    parent_interrupt_id TEXT,
+    model_pause TEXT
 ) WITH (fillfactor = 50);
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_status ON pausepoint_runs (status);
 CREATE TABLE IF NOT EXISTS pausepoint_items (

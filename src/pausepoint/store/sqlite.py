@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS pausepoint_runs (
     schema_version INTEGER NOT NULL,
     instructions TEXT,
     parent_run_id TEXT,
-    parent_interrupt_id TEXT
+    parent_interrupt_id TEXT,
+    model_pause TEXT
 );
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_update ON pausepoint_runs (updated_at);
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_status ON pausepoint_runs (status, updated_at);

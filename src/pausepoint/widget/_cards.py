@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import Action
+from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt
 from ..run import PendingInterrupt
 
-__all__ = ["card_for"]
+__all__ = ["card_for", "foreign_card", "with_unique_keys"]
 
 
 def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]:
@@ -16,6 +17,7 @@ def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]
     approval = entry.kind == "tool-approval"
     return {
         "id": entry.id,
+        "key": entry.id,
         "kind": entry.kind,
         "canResolve": True,
         "message": entry.message,
@@ -31,3 +33,48 @@ def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]
         "createdAt": entry.created_at.isoformat(),
         "expiresAt": entry.expires_at.isoformat() if entry.expires_at else None,
     }
+
+
+def foreign_card(classified: ClassifiedInterrupt, run_id: str) -> dict[str, Any]:
+    """The read-only card of another producer's interrupt; its key is namespaced, as its
+    id may be one of this run's own."""
+    wire = classified.interrupt
+    binding = classified.binding or {}
+    if classified.kind == "unbound":
+        reason = classified.unbound_reason
+    else:
+        owner = binding.get("interruptedRunId", "another run")
+        reason = f"It belongs to {owner}, not to this run ({run_id})."
+    metadata = wire.get("metadata")
+    payload = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, dict) else None
+    return {
+        "id": classified.id,
+        "key": f"foreign:{classified.id}",
+        "kind": "unbound",
+        "canResolve": False,
+        "message": classified.message or str(wire.get("reason", "")),
+        "reason": reason,
+        "data": payload,
+        "toolCallId": wire.get("toolCallId"),
+        "toolName": binding.get("toolName"),
+        "args": None,
+        "inputSchema": None,
+        "responseSchema": None,
+        "createdAt": "",
+        "expiresAt": wire.get("expiresAt"),
+    }
+
+
+def with_unique_keys(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`cards` with each `key` made unique among them (a repeat gets `#2`, `#3`, ...)."""
+    taken: set[str] = set()
+    unique = []
+    for card in cards:
+        key = card["key"]
+        n = 1
+        while key in taken:
+            n += 1
+            key = f"{card['key']}#{n}"
+        taken.add(key)
+        unique.append({**card, "key": key})
+    return unique

@@ -11,6 +11,7 @@ kernels' changes show up then), and on the view's Refresh button.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Coroutine, Mapping
 from datetime import datetime
@@ -28,6 +29,7 @@ from ..transcript import UserMessage
 from ._bundle import front_end
 from ._cards import card_for
 from ._loops import current_loop, log_failure
+from ._preview import bounded_card, is_preview, ref_of, resolve
 from ._responses import failure, failure_of
 
 __all__ = ["DEFAULT_POLL", "Inbox", "inbox"]
@@ -124,7 +126,10 @@ class Inbox(anywidget.AnyWidget):
         if run is None:
             return entry
         entry["title"] = next((i.text for i in run.prompt.items if isinstance(i, UserMessage)), "")
-        entry["cards"] = [card_for(p, agent.actions.get(p.tool_call.name)) for p in run.pending]
+        entry["cards"] = [
+            bounded_card(card, _card_ref(summary.run_id, card["key"]))
+            for card in _cards_of(run, agent)
+        ]
         return entry
 
     def _run(self, summary: RunSummary, agent: Agent) -> AgentRun | None:
@@ -174,6 +179,9 @@ class Inbox(anywidget.AnyWidget):
             self.refresh()
             self._reply(request_id)
             return
+        if kind == "value":
+            self._value_request(request_id, content.get("ref"))
+            return
         interrupt = content.get("interrupt")
         if kind not in ("resume", "reject") or not isinstance(interrupt, str):
             self._reply_error(
@@ -190,6 +198,14 @@ class Inbox(anywidget.AnyWidget):
             )
             return
         run = cached[1]
+        if kind == "resume" and is_preview(content.get("data")):
+            self._reply_error(
+                request_id,
+                "InvalidResolutionError",
+                "The answer holds a preview of a large value, not the value itself. Show the "
+                "whole value first.",
+            )
+            return
 
         def start(recorded: OnRecorded) -> Coroutine[Any, Any, Any]:
             if kind == "resume":
@@ -233,6 +249,34 @@ class Inbox(anywidget.AnyWidget):
             logger.error("pausepoint inbox: the answer failed", exc_info=exc)
         self.send(failure_of(request_id, exc))
 
+    def full_value(self, ref: str) -> Any:
+        """The whole value behind a card preview's reference (what "Show all" shows)."""
+        return resolve(ref, self._value_root)
+
+    def _value_root(self, kind: str, name: str) -> Any:
+        try:
+            run_id, key = json.loads(name) if kind == "card" else (None, None)
+        except ValueError:
+            run_id = key = None
+        cached = self._runs.get(run_id) if isinstance(run_id, str) else None
+        if cached is not None:
+            run = cached[1]
+            for card in _cards_of(run, run.agent):
+                if card["key"] == key:
+                    return card
+        raise UsageError("This inbox shows that value no more; press Refresh.")
+
+    def _value_request(self, request_id: str, ref: Any) -> None:
+        if not isinstance(ref, str):
+            self._reply_error(request_id, "BadRequest", "Expected {type: value, ref: <str>}.")
+            return
+        try:
+            value = self.full_value(ref)
+        except PausepointError as exc:
+            self.send(failure_of(request_id, exc))
+            return
+        self.send({"type": "response", "requestId": request_id, "ok": True, "value": value})
+
     def _reply(self, request_id: str) -> None:
         self.send({"type": "response", "requestId": request_id, "ok": True})
 
@@ -261,9 +305,18 @@ def inbox(
     return Inbox(store, agents, poll=poll)
 
 
+def _cards_of(run: AgentRun, agent: Agent) -> list[dict[str, Any]]:
+    return [card_for(p, agent.actions.get(p.tool_call.name)) for p in run.pending]
+
+
+def _card_ref(run_id: str, key: str) -> str:
+    return ref_of("card", json.dumps([run_id, key]))
+
+
 def _read_only_card(pending: PendingSummary) -> dict[str, Any]:
     return {
         "id": pending.interrupt_id,
+        "key": pending.interrupt_id,
         "kind": pending.kind,
         "canResolve": False,
         "message": pending.message,

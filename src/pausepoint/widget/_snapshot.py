@@ -194,7 +194,7 @@ def _waiting(pending: Iterable[PendingInterrupt]) -> str:
             f'<div style="{_STYLE["text"]}">{escape(_cut(entry.message))}</div>',
             f'<div style="{_STYLE["muted"]}">Tool {_code(call.name)} '
             f"&middot; interrupt {_code(entry.id)}</div>",
-            _json_block("Arguments", call.input),
+            _json_block("Arguments", call.effective_input),
         ]
         if entry.data is not None:
             parts.append(_json_block("Data", entry.data))

@@ -20,6 +20,8 @@ def status_of(run: AgentRun) -> tuple[str, dict[str, str] | None]:
     if run.result is not None:
         error = run.result.error.model_dump() if run.result.error else None
         return run.result.status, error
+    if run.prompt.model_pause is not None:  # a stepping run loaded while paused
+        return "paused", None
     return ("completed" if run.prompt.output is not None else "idle"), None
 
 

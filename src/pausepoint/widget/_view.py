@@ -24,8 +24,8 @@ import traitlets
 from pydantic import BaseModel
 
 from ..actions import Rejection
-from ..errors import PausepointError
-from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt, classify
+from ..errors import PausepointError, UsageError
+from ..interrupts import ClassifiedInterrupt, classify
 from ..run import (
     AgentRun,
     Event,
@@ -39,11 +39,20 @@ from ..run import (
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
 )
-from ..transcript import ToolCall
+from ..transcript import Item, ToolCall
 from ._bundle import front_end
-from ._cards import card_for
+from ._cards import card_for, foreign_card, with_unique_keys
 from ._debug_view import DEBUG_REQUESTS, answer_debug_request, forks_of
 from ._loops import current_loop, log_failure
+from ._preview import (
+    PREVIEW_LIMIT,
+    bounded,
+    bounded_card,
+    bounded_item,
+    is_preview,
+    ref_of,
+    resolve,
+)
 from ._responses import failure, failure_of
 from ._status import status_of
 from ._throttle import Throttle
@@ -84,7 +93,9 @@ class RunView(anywidget.AnyWidget):
 
     def __init__(self, run: AgentRun) -> None:
         prompt = run.prompt
-        pending = _cards(run)
+        self._run = run
+        self._foreign: list[dict[str, Any]] = []
+        pending = self._all_cards()
         status, error = status_of(run)
         super().__init__(
             status=status,
@@ -97,10 +108,9 @@ class RunView(anywidget.AnyWidget):
                 "run_id": prompt.run_id,
                 "instructions": prompt.instructions,
             },
-            items=[item.model_dump(mode="json") for item in prompt.items],
+            items=[_item_json(item, i) for i, item in enumerate(prompt.items)],
             forks=forks_of(run),
         )
-        self._run = run
         self._positions = {
             item.id: i for i, item in enumerate(prompt.items) if isinstance(item, ToolCall)
         }
@@ -119,10 +129,10 @@ class RunView(anywidget.AnyWidget):
         self._pacing = False
         self._items_throttle = Throttle(UPDATE_INTERVAL, self._flush_items)
         self._text: list[str] = []
+        self._streamed = 0  # characters of this turn's text sent so far
         self._text_throttle = Throttle(UPDATE_INTERVAL, self._flush_text)
         self._tasks: set[asyncio.Future[Any]] = set()
         self._home_loop = current_loop()
-        self._foreign: list[dict[str, Any]] = []
         self._off = run.on("*", self._on_event)
         self.on_msg(self._on_msg)
         _DIRTY_FLUSH.track(self)
@@ -137,12 +147,35 @@ class RunView(anywidget.AnyWidget):
         """
         classified = classify(interrupt)
         self._foreign = [c for c in self._foreign if c["id"] != classified.id]
-        self._foreign.append(_foreign_card(classified, self._run.id))
+        self._foreign.append(foreign_card(classified, self._run.id))
         self.pending = self._all_cards()
         return classified
 
+    def _full_cards(self) -> list[dict[str, Any]]:
+        """Every card, whole, each with a `key` unique in this view: the run's own by
+        their interrupt id, another producer's namespaced (its id may repeat one of ours)."""
+        return with_unique_keys([*_cards(self._run), *self._foreign])
+
     def _all_cards(self) -> list[dict[str, Any]]:
-        return [*_cards(self._run), *self._foreign]
+        """The cards as the front end gets them: large values as previews."""
+        return [bounded_card(c, ref_of("card", c["key"])) for c in self._full_cards()]
+
+    def full_value(self, ref: str) -> Any:
+        """The whole value behind a preview's reference (what "Show all" shows)."""
+        return resolve(ref, self._value_root)
+
+    def _value_root(self, kind: str, name: str) -> Any:
+        if kind == "item" and name.isdigit() and int(name) < len(self._run.prompt.items):
+            return self._run.prompt.items[int(name)].model_dump(mode="json")
+        if kind == "card":
+            for card in self._full_cards():
+                if card["key"] == name:
+                    return card
+        if kind == "prompt":  # the whole transcript, for "Copy JSON"
+            return self._run.prompt.model_dump(mode="json")
+        if kind == "request" and name.isdigit():
+            return answer_debug_request(self._run, {"type": "model_request", "turn": int(name)})
+        raise UsageError(f"The view has no value at {kind}/{name} any more.")
 
     def close(self) -> None:
         self._off()
@@ -180,6 +213,7 @@ class RunView(anywidget.AnyWidget):
             # The message carries the whole text: what is still buffered is not needed.
             self._text.clear()
             self._text_throttle.cancel()
+            self._streamed = 0
         if isinstance(
             event,
             ToolCallStartedEvent | ToolCallFinishedEvent | InterruptedEvent | ResolvedEvent,
@@ -231,15 +265,25 @@ class RunView(anywidget.AnyWidget):
             if position == previous + 1:
                 previous = position
                 continue
-            dumped = [items[p].model_dump(mode="json") for p in range(run_start, previous + 1)]
+            dumped = [_item_json(items[p], p) for p in range(run_start, previous + 1)]
             mirror[run_start : previous + 1] = dumped
             self.send({"type": "items", "start": run_start, "items": dumped})
             run_start = previous = position
 
     def _flush_text(self) -> None:
-        if self._text:
-            self.send({"type": "text", "delta": "".join(self._text)})
-            self._text.clear()
+        if not self._text:
+            return
+        delta = "".join(self._text)
+        self._text.clear()
+        # Streamed text is a preview too: past the limit it stops, and the message, when
+        # it arrives, is shown as a preview with its whole size.
+        room = PREVIEW_LIMIT - self._streamed
+        if room <= 0:
+            return
+        if len(delta) > room:
+            delta = delta[:room] + " …"
+        self._streamed += len(delta)
+        self.send({"type": "text", "delta": delta})
 
     def sync_at_cell_end(self) -> None:
         """Send the whole transcript once if it changed since the last time, and the small
@@ -275,6 +319,9 @@ class RunView(anywidget.AnyWidget):
         if kind in DEBUG_REQUESTS:
             self._debug_request(request_id, content)
             return
+        if kind == "value":
+            self._value_request(request_id, content.get("ref"))
+            return
         action = content.get("action")
         if kind == "debug" and action in ("step", "continue"):
             debug = self._run.debug
@@ -289,6 +336,9 @@ class RunView(anywidget.AnyWidget):
         start: Callable[[OnRecorded], Coroutine[Any, Any, Any]]
         if kind == "resume":
             data = content.get("data")
+            if is_preview(data):
+                self._respond_error(request_id, *_PREVIEW_ANSWER)
+                return
 
             def start(recorded: OnRecorded) -> Coroutine[Any, Any, Any]:
                 return run.resume(data, interrupt=interrupt, on_recorded=recorded)
@@ -362,6 +412,17 @@ class RunView(anywidget.AnyWidget):
     def _respond_exception(self, request_id: str, exc: BaseException) -> None:
         self.send(failure_of(request_id, exc))
 
+    def _value_request(self, request_id: str, ref: Any) -> None:
+        if not isinstance(ref, str):
+            self._respond_error(request_id, "BadRequest", "Expected {type: value, ref: <str>}.")
+            return
+        try:
+            value = self.full_value(ref)
+        except PausepointError as exc:
+            self._respond_exception(request_id, exc)
+            return
+        self.send({"type": "response", "requestId": request_id, "ok": True, "value": value})
+
     def _debug_request(self, request_id: str, content: dict[str, Any]) -> None:
         try:
             value = answer_debug_request(self._run, content)
@@ -370,6 +431,15 @@ class RunView(anywidget.AnyWidget):
             return
         if content.get("type") == "fork":
             self.forks = forks_of(self._run)
+        else:
+            ref = ref_of("request", str(value["turn"]))
+            value = {
+                **value,
+                "items": [
+                    bounded_item(item, f"{ref}/items/{i}") for i, item in enumerate(value["items"])
+                ],
+            }
+            value["instructions"] = bounded(value["instructions"], f"{ref}/instructions")
         self.send({"type": "response", "requestId": request_id, "ok": True, "value": value})
 
     def _respond_error(
@@ -382,36 +452,21 @@ class RunView(anywidget.AnyWidget):
         self.send(failure(request_id, name, message, problems))
 
 
+_PREVIEW_ANSWER = (
+    "InvalidResolutionError",
+    "The answer holds a preview of a large value, not the value itself. Show the whole "
+    "value first, or answer from code with `await run.resume(...)`.",
+)
+
+
+def _item_json(item: Item, position: int) -> dict[str, Any]:
+    """A transcript item as the front end gets it: large values as previews."""
+    return bounded_item(item.model_dump(mode="json"), ref_of("item", str(position)))
+
+
 def _cards(run: AgentRun) -> list[dict[str, Any]]:
     actions = run.agent.actions
     return [card_for(p, actions.get(p.tool_call.name)) for p in run.pending]
-
-
-def _foreign_card(classified: ClassifiedInterrupt, run_id: str) -> dict[str, Any]:
-    wire = classified.interrupt
-    binding = classified.binding or {}
-    if classified.kind == "unbound":
-        reason = classified.unbound_reason
-    else:
-        owner = binding.get("interruptedRunId", "another run")
-        reason = f"It belongs to {owner}, not to this run ({run_id})."
-    metadata = wire.get("metadata")
-    payload = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, dict) else None
-    return {
-        "id": classified.id,
-        "kind": "unbound",
-        "canResolve": False,
-        "message": classified.message or str(wire.get("reason", "")),
-        "reason": reason,
-        "data": payload,
-        "toolCallId": wire.get("toolCallId"),
-        "toolName": binding.get("toolName"),
-        "args": None,
-        "inputSchema": None,
-        "responseSchema": None,
-        "createdAt": "",
-        "expiresAt": wire.get("expiresAt"),
-    }
 
 
 def _log_task_failure(task: asyncio.Future[Any]) -> None:
