@@ -42,7 +42,7 @@ from ..run import (
 from ..transcript import ToolCall
 from ._bundle import front_end
 from ._cards import card_for
-from ._debug_view import DEBUG_REQUESTS, answer_debug_request, forks_of
+from ._debug_view import DEBUG_REQUESTS, ForkFollower, answer_debug_request, forks_of
 from ._loops import current_loop, log_failure
 from ._responses import failure, failure_of
 from ._status import status_of
@@ -124,6 +124,8 @@ class RunView(anywidget.AnyWidget):
         self._home_loop = current_loop()
         self._foreign: list[dict[str, Any]] = []
         self._off = run.on("*", self._on_event)
+        self._forks = ForkFollower(run, self._show_forks)
+        self._forks.refresh()
         self.on_msg(self._on_msg)
         _DIRTY_FLUSH.track(self)
 
@@ -144,8 +146,13 @@ class RunView(anywidget.AnyWidget):
     def _all_cards(self) -> list[dict[str, Any]]:
         return [*_cards(self._run), *self._foreign]
 
+    def _show_forks(self, forks: list[dict[str, Any]]) -> None:
+        if forks != self.forks:
+            self.forks = forks
+
     def close(self) -> None:
         self._off()
+        self._forks.close()
         self._items_throttle.cancel()
         self._text_throttle.cancel()
         super().close()
@@ -246,9 +253,7 @@ class RunView(anywidget.AnyWidget):
         traits again if they changed since the last cell ended."""
         if self.comm is None:
             return
-        forks = forks_of(self._run)
-        if forks != self.forks:  # forked from code in this cell
-            self.forks = forks
+        self._forks.refresh()  # forked from code in this cell
         if self._items_dirty:
             self._items_dirty = False
             self.send_state("items")
@@ -369,7 +374,7 @@ class RunView(anywidget.AnyWidget):
             self._respond_exception(request_id, exc)
             return
         if content.get("type") == "fork":
-            self.forks = forks_of(self._run)
+            self._forks.refresh()
         self.send({"type": "response", "requestId": request_id, "ok": True, "value": value})
 
     def _respond_error(
