@@ -83,7 +83,8 @@ async def test_branches_show_each_runs_answer_and_what_followed_from_the_fork_po
     assert (value["kind"], value["toolName"]) == ("tool-approval", "refund")
     parent, forked = value["parent"], value["fork"]
     assert (parent["runId"], forked["runId"]) == (run.id, fork.id)
-    assert parent["answer"]["type"] == "resume" and parent["answer"]["data"] is True
+    assert parent["answer"]["type"] == "resume"
+    assert parent["answer"]["data"] is True
     assert forked["answer"]["type"] == "reject"
     assert forked["answer"]["error"]["message"] == "not today"
     assert (parent["status"], forked["status"]) == ("completed", "completed")
