@@ -1,16 +1,13 @@
 import { html } from "htm/preact";
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import { useModelValue } from "../hooks";
+import { stepsOf } from "../past";
 import { fork, modelRequest } from "../protocol";
 import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
+import { Branches, STATUS_WORDS, type ForkInfo } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
+import { Scrubber } from "./Scrubber";
 import { Timeline } from "./Timeline";
-
-interface ForkInfo {
-  runId: string;
-  interruptId: string | null;
-  status: string;
-}
 
 function seconds(start?: string | null, end?: string | null): string | null {
   if (!start || !end) return null;
@@ -18,15 +15,19 @@ function seconds(start?: string | null, end?: string | null): string | null {
   return Number.isFinite(ms) ? `${(ms / 1000).toFixed(3)} s` : null;
 }
 
-/** Debugging tools under the transcript: each model turn's request on demand (with its
- * model, time and usage), "Fork here" on every answered interrupt, and this run's forks. */
+/** Debugging tools under the transcript: a timeline and a slider back through the run's
+ * steps, each model turn's request on demand (with its model, time and usage), "Fork
+ * here" on every answered interrupt, and this run's forks, each comparable side by side. */
 export function DebugPanel({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
   const forks = useModelValue<ForkInfo[]>(model, "forks") ?? [];
   const [shown, setShown] = useState<{ turn: number; value: Json } | null>(null);
   const [error, setError] = useState<ResponseError | null>(null);
   const [busy, setBusy] = useState(false);
+  const [at, setAt] = useState<number | null>(null);
+  const [comparing, setComparing] = useState<string | null>(null);
   // Drawn only while open: a long run has a row and a timeline bar per step.
   const [open, setOpen] = useState(false);
+  const steps = useMemo(() => (open ? stepsOf(items) : []), [open, items]);
   if (!open) {
     if (!items.some((item) => item.type === "assistant") && forks.length === 0) return null;
     return html`<details class="pp-debug" data-testid="pp-debug"
@@ -51,7 +52,8 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   return html`<details class="pp-debug" data-testid="pp-debug" open
     onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
     <summary>Debug</summary>
-    <${Timeline} items=${items} />
+    <${Timeline} steps=${steps} current=${at} />
+    <${Scrubber} items=${items} steps=${steps} at=${at} onMove=${setAt} />
     <ol class="pp-debug-turns">
       ${turns.map(({ item }, turn) => {
         const call = item.type === "assistant" ? item.call : null;
@@ -78,7 +80,15 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     ${forks.length > 0
       ? html`<div class="pp-debug-forks" data-testid="pp-forks">
           Forks (show one with <code>run.forks[i]</code>):
-          <ul>${forks.map((f, i) => html`<li data-testid="pp-fork" data-run-id=${f.runId}>[${i}] <code>${f.runId}</code> at <code>${f.interruptId ?? ""}</code></li>`)}</ul>
+          <ul>${forks.map((f, i) => {
+            const open = comparing === f.runId;
+            return html`<li data-testid="pp-fork" data-run-id=${f.runId} data-status=${f.status}>
+              [${i}] <code>${f.runId}</code> at <code>${f.interruptId ?? ""}</code> · ${STATUS_WORDS[f.status] ?? f.status}
+              <button type="button" class="pp-button pp-button-quiet" data-testid="pp-compare" aria-expanded=${open ? "true" : "false"}
+                onClick=${() => setComparing(open ? null : f.runId)}>${open ? "Hide comparison" : "Compare"}</button>
+              ${open ? html`<${Branches} model=${model} fork=${f} index=${i} items=${items} readOnly=${readOnly} />` : null}
+            </li>`;
+          })}</ul>
         </div>`
       : null}
     ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}

@@ -1,17 +1,8 @@
 import { html } from "htm/preact";
 import { useNow } from "../hooks";
-import type { Item } from "../types";
+import { type Step, type StepKind } from "../past";
 
-export type BarKind = "model" | "action" | "wait" | "breakpoint";
-
-export interface Bar {
-  kind: BarKind;
-  label: string;
-  start: number;
-  end: number | null; // null: still going
-}
-
-const KIND_WORDS: Record<BarKind, string> = {
+const KIND_WORDS: Record<StepKind, string> = {
   model: "model request",
   action: "action",
   wait: "waiting for a person",
@@ -24,53 +15,24 @@ export function duration(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-/** One bar per model request, action execution, wait for a person and breakpoint, from
- * the times the transcript records. */
-export function barsOf(items: Item[]): Bar[] {
-  const bars: Bar[] = [];
-  const time = (text: string | null | undefined) => (text ? Date.parse(text) : Number.NaN);
-  for (const item of items) {
-    if (item.type === "assistant" && item.call) {
-      const start = time(item.call.started_at);
-      if (Number.isFinite(start)) bars.push({ kind: "model", label: item.call.model, start, end: time(item.call.ended_at) });
-    } else if (item.type === "tool") {
-      const start = time(item.started_at);
-      if (Number.isFinite(start)) {
-        const end = time(item.ended_at);
-        bars.push({ kind: "action", label: item.name, start, end: Number.isFinite(end) ? end : null });
-      }
-      for (const entry of item.interrupts ?? []) {
-        const start = time(entry.created_at);
-        if (!Number.isFinite(start)) continue;
-        const end = entry.resolution ? time(entry.resolution.at) : Number.NaN;
-        bars.push({
-          kind: entry.kind === "breakpoint" ? "breakpoint" : "wait",
-          label: item.name,
-          start,
-          end: Number.isFinite(end) ? end : null,
-        });
-      }
-    }
-  }
-  return bars.sort((a, b) => a.start - b.start);
-}
-
-export function Timeline({ items }: { items: Item[] }) {
-  const bars = barsOf(items);
-  const open = bars.some((bar) => bar.end === null);
-  const now = useNow(open);
-  if (bars.length === 0) return null;
-  const first = bars[0]!.start;
-  const last = Math.max(...bars.map((bar) => bar.end ?? now), first + 1);
+/** One bar per step (model request, action execution, wait for a person, breakpoint),
+ * placed by the times the transcript records; `current` marks the step the scrubber shows. */
+export function Timeline({ steps, current = null }: { steps: readonly Step[]; current?: number | null }) {
+  const open = steps.some((step) => step.end === null);
+  const now = useNow(open) * 1000;
+  if (steps.length === 0) return null;
+  const first = steps[0]!.start;
+  const last = Math.max(...steps.map((step) => step.end ?? now), first + 1);
   const span = last - first;
   return html`<div class="pp-timeline" data-testid="pp-timeline" role="list" aria-label="Timeline">
-    ${bars.map((bar) => {
-      const end = bar.end ?? now;
-      const took = duration(Math.max(0, end - bar.start));
-      const title = `${KIND_WORDS[bar.kind]} · ${bar.label} · ${bar.end === null ? `${took} so far` : took}`;
-      return html`<div class="pp-timeline-row" role="listitem" data-testid="pp-timeline-bar" data-kind=${bar.kind} title=${title}>
-        <span class=${`pp-timeline-bar pp-timeline-${bar.kind}`}
-          style=${{ left: `${((bar.start - first) / span) * 100}%`, width: `max(2px, ${((end - bar.start) / span) * 100}%)` }}></span>
+    ${steps.map((step, index) => {
+      const end = step.end ?? now;
+      const took = duration(Math.max(0, end - step.start) / 1000);
+      const title = `${KIND_WORDS[step.kind]} · ${step.label} · ${step.end === null ? `${took} so far` : took}`;
+      return html`<div class=${`pp-timeline-row${index === current ? " pp-timeline-current" : ""}`} role="listitem"
+        data-testid="pp-timeline-bar" data-kind=${step.kind} title=${title} aria-current=${index === current ? "step" : undefined}>
+        <span class=${`pp-timeline-bar pp-timeline-${step.kind}`}
+          style=${{ left: `${((step.start - first) / span) * 100}%`, width: `max(2px, ${((end - step.start) / span) * 100}%)` }}></span>
       </div>`;
     })}
   </div>`;
