@@ -38,6 +38,22 @@ describe("the run as it was at a step", () => {
     expect(past.items).toHaveLength(5);
   });
 
+  it("shows a pause with the arguments edited before it", () => {
+    const edited = finished.map((item) =>
+      item.type === "tool" && item.id === "c-refund"
+        ? { ...item, interrupts: [
+            { ...item.interrupts![0]!, id: "bp2", kind: "breakpoint", created_at: T(1.35), resolution: { type: "resume", data: { action: "edit", args: { cents: 40 } }, at: T(1.38) } },
+            ...item.interrupts!,
+          ] }
+        : item,
+    ) as Item[];
+    const all = stepsOf(edited);
+    const atBreakpoint = stateAt(edited, all, all.findIndex((s) => s.kind === "breakpoint" && s.label === "refund"));
+    expect(atBreakpoint.cards[0]!.args).toEqual({ cents: 500 });
+    const atApproval = stateAt(edited, all, all.findIndex((s) => s.kind === "wait"));
+    expect(atApproval.cards.map((c) => [c.id, c.args])).toEqual([["ap", { cents: 40 }]]);
+  });
+
   it("at the breakpoint before lookup: that pause pending, the refund not yet asked for", () => {
     const past = stateAt(finished, steps, 1);
     expect(past.cards.map((c) => c.kind)).toEqual(["breakpoint"]);

@@ -7,6 +7,14 @@ import type { Item, PendingCard } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { Transcript } from "./Transcript";
 
+const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+
+/** The keys that move the slider stay with it: JupyterLab's notebook would otherwise take
+ * them as its own shortcuts and cancel the move. */
+function keepKeys(event: KeyboardEvent): void {
+  if (SLIDER_KEYS.has(event.key)) event.stopPropagation();
+}
+
 function stepTime(step: Step): string {
   return formatTime(new Date(step.start / 1000).toISOString());
 }
@@ -22,7 +30,7 @@ function PastCard({ card }: { card: PendingCard }) {
       <span class="pp-muted">Waiting for an answer then</span>
     </div>
     <p class="pp-card-message">${card.message}</p>
-    ${card.args ? html`<${JsonBlock} label="Arguments" value=${card.args} />` : null}
+    ${card.args ? html`<${JsonBlock} label="Arguments" value=${card.args} testid="pp-past-args" />` : null}
   </article>`;
 }
 
@@ -64,7 +72,7 @@ export function Scrubber({ items, steps, at, onMove }: {
     <div class="pp-scrubber-bar">
       <label for=${id} class="pp-scrubber-label">Go back to a step</label>
       <input type="range" id=${id} class="pp-scrubber-range" data-testid="pp-scrubber-range"
-        min="0" max=${total} step="1" value=${index ?? total} aria-valuetext=${where}
+        min="0" max=${total} step="1" value=${index ?? total} aria-valuetext=${where} onKeyDown=${keepKeys}
         onInput=${(e: Event) => {
           const value = Number((e.currentTarget as HTMLInputElement).value);
           onMove(value >= total ? null : value);
