@@ -23,7 +23,7 @@ describe("stylesheets", () => {
   for (const file of ["widget.css", "components/inbox.css"]) {
     it(`${file} closes every rule`, () => {
       const css = readFileSync(resolve(__dirname, "../src", file), "utf8");
-      expect(css.length).toBeGreaterThan(1000);
+      expect(css).toContain(".pp-");
       expect(swallowedSelectors(css)).toEqual([]);
     });
   }
