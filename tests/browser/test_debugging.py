@@ -150,13 +150,14 @@ def test_step_break_edit_continue_fork_compare_and_go_back_from_the_view(
     expect(past.get_by_test_id("pp-past-status")).to_have_attribute("data-status", "interrupted")
     card = past.get_by_test_id("pp-past-card")
     expect(card).to_have_attribute("data-kind", "tool-approval")
-    expect(card.get_by_test_id("pp-past-args")).to_contain_text("500")  # as edited at the breakpoint
+    # The arguments as edited at the breakpoint before it.
+    expect(card.get_by_test_id("pp-past-args")).to_contain_text("500")
     expect(past.get_by_test_id("pp-approve")).to_have_count(0)
     expect(past.locator('[data-testid="pp-tool-call"][data-name="refund"]')).to_have_attribute(
         "data-status", "interrupted"
     )
     expect(past).not_to_contain_text("Refund succeeded.")
-    past.scroll_into_view_if_needed()
+    view.get_by_test_id("pp-scrubber").scroll_into_view_if_needed()
     nb.screenshot("debug-scrubbed")
     view.get_by_test_id("pp-scrubber-live").click()
     expect(view.get_by_test_id("pp-past")).to_have_count(0)
