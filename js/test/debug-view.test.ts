@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { act } from "preact/test-utils";
 import { answerText } from "../src/components/Branches";
+import { TIMELINE_BARS, timelineWindow } from "../src/components/Timeline";
 import type { Item } from "../src/types";
 import { finished, T } from "./fixtures-past";
 import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
@@ -91,6 +92,11 @@ describe("the step slider", () => {
     expect(view.get("pp-scrubber-range").getAttribute("aria-valuetext")).toBe("Step 3001 of 4000: Asking the model (m)");
     expect(view.get("pp-scrubber").querySelectorAll("*").length).toBeLessThan(1000);
     expect(within(view.get("pp-past")).get("pp-earlier").textContent).toContain("1,461 earlier steps");
+    // The timeline draws the stretch around that step, not all 4,000.
+    const bars = view.qa("pp-timeline-bar");
+    expect(bars).toHaveLength(TIMELINE_BARS);
+    expect(bars.findIndex((bar) => bar.getAttribute("aria-current") === "step")).toBe(TIMELINE_BARS / 2);
+    expect(view.get("pp-timeline-range").textContent).toBe("Timeline of steps 2,901–3,100 of 4,000");
     done();
   });
 });
@@ -164,6 +170,16 @@ describe("comparing a fork with this run", () => {
     expect(view.get("pp-branches").textContent).toContain("has no fork");
     expect(view.qa("pp-branch")).toHaveLength(0);
     done();
+  });
+});
+
+describe("the timeline of a long run", () => {
+  it("draws the last steps live, and the stretch around the step the slider is at", () => {
+    expect(timelineWindow(50, null)).toEqual([0, 50]);
+    expect(timelineWindow(4000, null)).toEqual([3800, 4000]);
+    expect(timelineWindow(4000, 3000)).toEqual([2900, 3100]);
+    expect(timelineWindow(4000, 10)).toEqual([0, 200]);
+    expect(timelineWindow(4000, 3990)).toEqual([3800, 4000]);
   });
 });
 
