@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { act } from "preact/test-utils";
 import { answerText } from "../src/components/Branches";
+import { LIST_ROWS } from "../src/components/DebugPanel";
 import { TIMELINE_BARS, timelineWindow } from "../src/components/Timeline";
 import type { Item } from "../src/types";
 import { finished, T } from "./fixtures-past";
@@ -97,6 +98,13 @@ describe("the step slider", () => {
     expect(bars).toHaveLength(TIMELINE_BARS);
     expect(bars.findIndex((bar) => bar.getAttribute("aria-current") === "step")).toBe(TIMELINE_BARS / 2);
     expect(view.get("pp-timeline-range").textContent).toBe("Timeline of steps 2,901–3,100 of 4,000");
+    // The panel's list of turns shows the last ones; the whole view stays small.
+    const turns = view.qa("pp-debug-turn");
+    expect(turns.map((t) => t.dataset.turn)).toEqual(Array.from({ length: LIST_ROWS }, (_, i) => String(2000 - LIST_ROWS + i)));
+    expect(view.el.querySelectorAll("*").length).toBeLessThan(5000);
+    click(view.get("pp-debug-more"));
+    expect(view.qa("pp-debug-turn")).toHaveLength(LIST_ROWS * 11);
+    expect(view.qa("pp-debug-turn")[0]!.dataset.turn).toBe(String(2000 - LIST_ROWS * 11));
     done();
   });
 });

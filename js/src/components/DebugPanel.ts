@@ -1,4 +1,5 @@
 import { html } from "htm/preact";
+import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { useModelValue } from "../hooks";
 import { stepsOf } from "../past";
@@ -8,6 +9,20 @@ import { Branches, STATUS_WORDS, type ForkInfo } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
 import { Scrubber } from "./Scrubber";
 import { Timeline } from "./Timeline";
+
+/** Rows a list of the panel draws at first, and one press of "Show more" adds. */
+export const LIST_ROWS = 20;
+
+/** The last `shown` of `rows`, after a button for the earlier ones. */
+function tail<T>(rows: T[], shown: number, more: () => void, what: string): { rows: T[]; button: VNode | null } {
+  const hidden = Math.max(0, rows.length - shown);
+  if (hidden === 0) return { rows, button: null };
+  return {
+    rows: rows.slice(hidden),
+    button: html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-debug-more"
+      onClick=${more}>Show ${Math.min(hidden, LIST_ROWS * 10).toLocaleString("en-US")} earlier ${what} (of ${hidden.toLocaleString("en-US")})</button>`,
+  };
+}
 
 function seconds(start?: string | null, end?: string | null): string | null {
   if (!start || !end) return null;
@@ -25,6 +40,8 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   const [busy, setBusy] = useState(false);
   const [at, setAt] = useState<number | null>(null);
   const [comparing, setComparing] = useState<string | null>(null);
+  const [turnRows, setTurnRows] = useState(LIST_ROWS);
+  const [answeredRows, setAnsweredRows] = useState(LIST_ROWS);
   // Drawn only while open: a long run has a row and a timeline bar per step.
   const [open, setOpen] = useState(false);
   const steps = useMemo(() => (open ? stepsOf(items) : []), [open, items]);
@@ -34,9 +51,16 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
       onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}><summary>Debug</summary></details>`;
   }
 
-  const turns = items.flatMap((item, index) => (item.type === "assistant" ? [{ item, index }] : []));
-  const answered = items.flatMap((item) =>
-    item.type === "tool" ? ((item as ToolItem).interrupts ?? []).filter((e) => e.resolution).map((entry) => ({ tool: item as ToolItem, entry })) : [],
+  // A long run has a turn per model request: the lists show their last rows.
+  const turns = tail(
+    items.flatMap((item) => (item.type === "assistant" ? [item] : [])).map((item, turn) => ({ item, turn })),
+    turnRows, () => setTurnRows(turnRows + LIST_ROWS * 10), "turns",
+  );
+  const answered = tail(
+    items.flatMap((item) =>
+      item.type === "tool" ? ((item as ToolItem).interrupts ?? []).filter((e) => e.resolution).map((entry) => ({ tool: item as ToolItem, entry })) : [],
+    ),
+    answeredRows, () => setAnsweredRows(answeredRows + LIST_ROWS * 10), "answers",
   );
 
   const ask = async (send: () => ReturnType<typeof modelRequest>, onValue: (value: Json) => void) => {
@@ -54,8 +78,9 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     <summary>Debug</summary>
     <${Timeline} steps=${steps} current=${at} />
     <${Scrubber} items=${items} steps=${steps} at=${at} onMove=${setAt} />
-    <ol class="pp-debug-turns">
-      ${turns.map(({ item }, turn) => {
+    ${turns.button}
+    <ol class="pp-debug-turns" start=${turns.rows[0] ? turns.rows[0].turn + 1 : 1}>
+      ${turns.rows.map(({ item, turn }) => {
         const call = item.type === "assistant" ? item.call : null;
         const usage = call?.usage ? Object.entries(call.usage).map(([k, v]) => `${k} ${v}`).join(", ") : null;
         return html`<li data-testid="pp-debug-turn" data-turn=${turn}>
@@ -66,9 +91,9 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
       })}
     </ol>
     ${shown ? html`<div data-testid="pp-model-request"><${JsonBlock} label=${`Model request, turn ${shown.turn}`} value=${shown.value} /></div>` : null}
-    ${answered.length > 0
-      ? html`<ul class="pp-debug-answered">
-          ${answered.map(
+    ${answered.rows.length > 0
+      ? html`${answered.button}<ul class="pp-debug-answered">
+          ${answered.rows.map(
             ({ tool, entry }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id}>
               ${entry.kind} of <code>${tool.name}</code>: ${entry.resolution?.type}
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-here" disabled=${busy || readOnly}
