@@ -107,6 +107,12 @@ export function fullValue(model: Model, ref: string, timeoutMs = REQUEST_TIMEOUT
   return request(model, { type: "value", ref }, timeoutMs);
 }
 
+/** This run and its fork `forkRunId` from the fork point on: each one's answer there,
+ * status and the items that followed (`BranchesValue`). */
+export function branches(model: Model, forkRunId: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+  return request(model, { type: "branches", fork: forkRunId }, timeoutMs);
+}
+
 /** Asks the kernel to stop the run; answered once it has stopped. */
 export function cancel(model: Model, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
   return request(model, { type: "cancel" }, timeoutMs);

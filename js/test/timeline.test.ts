@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { barsOf, duration } from "../src/components/Timeline";
+import { duration } from "../src/components/Timeline";
+import { stepsOf } from "../src/past";
 import type { Item } from "../src/types";
 
 const items = [
@@ -27,10 +28,10 @@ const items = [
 
 describe("timeline", () => {
   it("has one bar per model request, action, wait for a person and breakpoint, in time order", () => {
-    const bars = barsOf(items);
+    const bars = stepsOf(items);
     expect(bars.map((b) => b.kind)).toEqual(["model", "breakpoint", "wait", "action"]);
-    expect(bars[0]!.end! - bars[0]!.start).toBe(250);
-    expect(bars[2]!.end! - bars[2]!.start).toBe(2000);
+    expect(bars[0]!.end! - bars[0]!.start).toBe(250_000); // microseconds
+    expect(bars[2]!.end! - bars[2]!.start).toBe(2_000_000);
     expect(bars[3]!.end).toBeNull(); // still running
   });
 

@@ -1,9 +1,11 @@
 """Debugging a run from its view in a real JupyterLab: Step buttons, a breakpoint with
-edited arguments, Continue, and Fork here at an answered approval. Screenshots go to
-test-artifacts/browser/."""
+edited arguments, Continue, Fork here at an answered approval, the fork answered the other
+way in its own view, both branches side by side, and the step slider back to the approval.
+Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -44,10 +46,12 @@ refund_call = [r for r in run.prompt.tool_calls() if r.name == "refund"][0]
 print("KERNEL", run.result.status, "|", run.prompt.output, "|", executed, "|",
       refund_call.effective_input["cents"])
 """
+SHOW_FORK = """
+run.forks[0]
+"""
 FORK = """
 fork = run.forks[0]
-result = await fork.reject("not today")
-print("FORK", result.status, "|", fork.prompt.output, "|", fork.prompt.parent.run_id == run.id,
+print("FORK", fork.result.status, "|", fork.prompt.output, "|", fork.prompt.parent.run_id == run.id,
       "|", executed)
 """
 
@@ -66,8 +70,10 @@ def _breakpoint_before(view: Any, tool: str) -> Any:
     return card
 
 
-def test_step_break_edit_continue_and_fork_from_the_view(open_notebook: OpenNotebook) -> None:
-    nb = open_notebook("debugging", [SETUP, START, CHECK, FORK])
+def test_step_break_edit_continue_fork_compare_and_go_back_from_the_view(
+    open_notebook: OpenNotebook,
+) -> None:
+    nb = open_notebook("debugging", [SETUP, START, CHECK, SHOW_FORK, FORK])
     nb.run_cell(0)
     nb.run_cell(1)
     view = nb.widget(0)
@@ -105,7 +111,53 @@ def test_step_break_edit_continue_and_fork_from_the_view(open_notebook: OpenNote
     expect(view.get_by_test_id("pp-fork")).to_have_count(1, timeout=30_000)
     nb.screenshot("debug-forked")
 
+    # The fork, in its own view: the approval open again; reject it this time.
     nb.run_cell(3)
-    expect(nb.output(3).last).to_contain_text(
+    forked = nb.widget(1)
+    approval = forked.locator('[data-testid="pp-card"][data-kind="tool-approval"]')
+    approval.get_by_test_id("pp-reject-reason").fill("not today")
+    approval.get_by_test_id("pp-reject").click()
+    _status(forked, "completed")  # stepping was off when the parent was forked
+    expect(forked).to_contain_text("Refund rejected.")
+    nb.run_cell(4)
+    expect(nb.output(4).last).to_contain_text(
         "FORK completed | Refund rejected. | True | [500]", timeout=30_000
     )
+
+    # Both branches side by side in the parent's view, from the approval on.
+    fork_row = view.get_by_test_id("pp-fork")
+    expect(fork_row).to_have_attribute("data-status", "completed", timeout=30_000)
+    fork_row.get_by_test_id("pp-compare").click()
+    parent = view.locator('[data-testid="pp-branch"][data-branch="parent"]')
+    child = view.locator('[data-testid="pp-branch"][data-branch="fork"]')
+    expect(parent.get_by_test_id("pp-branch-answer")).to_have_text("Approved")
+    expect(child.get_by_test_id("pp-branch-answer")).to_have_text("Rejected: not today")
+    expect(parent).to_contain_text("Refund succeeded.")
+    expect(child).to_contain_text("Refund rejected.")
+    view.get_by_test_id("pp-branches").scroll_into_view_if_needed()
+    nb.screenshot("debug-compare")
+
+    # Back to the moment the approval waited, with the keyboard: read-only.
+    slider = view.get_by_test_id("pp-scrubber-range")
+    slider.focus()
+    slider.press("Home")
+    for _ in range(20):
+        if "Waiting for a person: refund" in (slider.get_attribute("aria-valuetext") or ""):
+            break
+        slider.press("ArrowRight")
+    expect(slider).to_have_attribute("aria-valuetext", re.compile("Waiting for a person: refund"))
+    past = view.get_by_test_id("pp-past")
+    expect(past.get_by_test_id("pp-past-status")).to_have_attribute("data-status", "interrupted")
+    card = past.get_by_test_id("pp-past-card")
+    expect(card).to_have_attribute("data-kind", "tool-approval")
+    # The arguments as edited at the breakpoint before it.
+    expect(card.get_by_test_id("pp-past-args")).to_contain_text("500")
+    expect(past.get_by_test_id("pp-approve")).to_have_count(0)
+    expect(past.locator('[data-testid="pp-tool-call"][data-name="refund"]')).to_have_attribute(
+        "data-status", "interrupted"
+    )
+    expect(past).not_to_contain_text("Refund succeeded.")
+    view.get_by_test_id("pp-scrubber").scroll_into_view_if_needed()
+    nb.screenshot("debug-scrubbed")
+    view.get_by_test_id("pp-scrubber-live").click()
+    expect(view.get_by_test_id("pp-past")).to_have_count(0)

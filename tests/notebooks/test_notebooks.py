@@ -398,3 +398,11 @@ def test_debugging_replays_a_session_with_scripted_humans(executed: Execute) -> 
     assert "replay status: completed" in out
     assert "same transcript: True" in out
     assert "answers given: [('refund', 'resume', True)]" in out
+
+
+def test_debugging_shows_the_approved_run_with_its_declined_fork(executed: Execute) -> None:
+    nb = executed("07-debugging.ipynb")
+    state = nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    (view,) = [m["state"] for m in state.values() if m["state"].get("forks")]
+    assert [fork["status"] for fork in view["forks"]] == ["completed"]
+    assert view["items"][-1]["text"] == "All done."

@@ -131,7 +131,14 @@ async def test_fork_here_in_the_view_forks_the_run_and_lists_the_fork(
     assert response["ok"] is True
     (fork,) = run.forks
     assert response["value"] == {"runId": fork.id, "interruptId": stop}
-    assert run.view.forks == [{"runId": fork.id, "interruptId": stop, "status": "interrupted"}]
+    assert run.view.forks == [
+        {
+            "runId": fork.id,
+            "interruptId": stop,
+            "status": "interrupted",
+            "items": len(fork.prompt.items),
+        }
+    ]
     assert [p.id for p in fork.pending] == [stop]
 
 

@@ -1,15 +1,27 @@
 import { html } from "htm/preact";
-import { useState } from "preact/hooks";
+import type { VNode } from "preact";
+import { useMemo, useState } from "preact/hooks";
 import { useModelValue } from "../hooks";
+import { stepsOf } from "../past";
 import { fork, modelRequest } from "../protocol";
 import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
+import { Branches, STATUS_WORDS, type ForkInfo } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
+import { Scrubber } from "./Scrubber";
 import { Timeline } from "./Timeline";
 
-interface ForkInfo {
-  runId: string;
-  interruptId: string | null;
-  status: string;
+/** Rows a list of the panel draws at first, and one press of "Show more" adds. */
+export const LIST_ROWS = 20;
+
+/** The last `shown` of `rows`, after a button for the earlier ones. */
+function tail<T>(rows: T[], shown: number, more: () => void, what: string): { rows: T[]; button: VNode | null } {
+  const hidden = Math.max(0, rows.length - shown);
+  if (hidden === 0) return { rows, button: null };
+  return {
+    rows: rows.slice(hidden),
+    button: html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-debug-more"
+      onClick=${more}>Show ${Math.min(hidden, LIST_ROWS * 10).toLocaleString("en-US")} earlier ${what} (of ${hidden.toLocaleString("en-US")})</button>`,
+  };
 }
 
 function seconds(start?: string | null, end?: string | null): string | null {
@@ -18,24 +30,37 @@ function seconds(start?: string | null, end?: string | null): string | null {
   return Number.isFinite(ms) ? `${(ms / 1000).toFixed(3)} s` : null;
 }
 
-/** Debugging tools under the transcript: each model turn's request on demand (with its
- * model, time and usage), "Fork here" on every answered interrupt, and this run's forks. */
+/** Debugging tools under the transcript: a timeline and a slider back through the run's
+ * steps, each model turn's request on demand (with its model, time and usage), "Fork
+ * here" on every answered interrupt, and this run's forks, each comparable side by side. */
 export function DebugPanel({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
   const forks = useModelValue<ForkInfo[]>(model, "forks") ?? [];
   const [shown, setShown] = useState<{ turn: number; value: Json } | null>(null);
   const [error, setError] = useState<ResponseError | null>(null);
   const [busy, setBusy] = useState(false);
+  const [at, setAt] = useState<number | null>(null);
+  const [comparing, setComparing] = useState<string | null>(null);
+  const [turnRows, setTurnRows] = useState(LIST_ROWS);
+  const [answeredRows, setAnsweredRows] = useState(LIST_ROWS);
   // Drawn only while open: a long run has a row and a timeline bar per step.
   const [open, setOpen] = useState(false);
+  const steps = useMemo(() => (open ? stepsOf(items) : []), [open, items]);
   if (!open) {
     if (!items.some((item) => item.type === "assistant") && forks.length === 0) return null;
     return html`<details class="pp-debug" data-testid="pp-debug"
       onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}><summary>Debug</summary></details>`;
   }
 
-  const turns = items.flatMap((item, index) => (item.type === "assistant" ? [{ item, index }] : []));
-  const answered = items.flatMap((item) =>
-    item.type === "tool" ? ((item as ToolItem).interrupts ?? []).filter((e) => e.resolution).map((entry) => ({ tool: item as ToolItem, entry })) : [],
+  // A long run has a turn per model request: the lists show their last rows.
+  const turns = tail(
+    items.flatMap((item) => (item.type === "assistant" ? [item] : [])).map((item, turn) => ({ item, turn })),
+    turnRows, () => setTurnRows(turnRows + LIST_ROWS * 10), "turns",
+  );
+  const answered = tail(
+    items.flatMap((item) =>
+      item.type === "tool" ? ((item as ToolItem).interrupts ?? []).filter((e) => e.resolution).map((entry) => ({ tool: item as ToolItem, entry })) : [],
+    ),
+    answeredRows, () => setAnsweredRows(answeredRows + LIST_ROWS * 10), "answers",
   );
 
   const ask = async (send: () => ReturnType<typeof modelRequest>, onValue: (value: Json) => void) => {
@@ -51,9 +76,11 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   return html`<details class="pp-debug" data-testid="pp-debug" open
     onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
     <summary>Debug</summary>
-    <${Timeline} items=${items} />
-    <ol class="pp-debug-turns">
-      ${turns.map(({ item }, turn) => {
+    <${Timeline} steps=${steps} current=${at} />
+    <${Scrubber} items=${items} steps=${steps} at=${at} onMove=${setAt} />
+    ${turns.button}
+    <ol class="pp-debug-turns" start=${turns.rows[0] ? turns.rows[0].turn + 1 : 1}>
+      ${turns.rows.map(({ item, turn }) => {
         const call = item.type === "assistant" ? item.call : null;
         const usage = call?.usage ? Object.entries(call.usage).map(([k, v]) => `${k} ${v}`).join(", ") : null;
         return html`<li data-testid="pp-debug-turn" data-turn=${turn}>
@@ -64,9 +91,9 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
       })}
     </ol>
     ${shown ? html`<div data-testid="pp-model-request"><${JsonBlock} label=${`Model request, turn ${shown.turn}`} value=${shown.value} /></div>` : null}
-    ${answered.length > 0
-      ? html`<ul class="pp-debug-answered">
-          ${answered.map(
+    ${answered.rows.length > 0
+      ? html`${answered.button}<ul class="pp-debug-answered">
+          ${answered.rows.map(
             ({ tool, entry }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id}>
               ${entry.kind} of <code>${tool.name}</code>: ${entry.resolution?.type}
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-here" disabled=${busy || readOnly}
@@ -78,7 +105,15 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     ${forks.length > 0
       ? html`<div class="pp-debug-forks" data-testid="pp-forks">
           Forks (show one with <code>run.forks[i]</code>):
-          <ul>${forks.map((f, i) => html`<li data-testid="pp-fork" data-run-id=${f.runId}>[${i}] <code>${f.runId}</code> at <code>${f.interruptId ?? ""}</code></li>`)}</ul>
+          <ul>${forks.map((f, i) => {
+            const open = comparing === f.runId;
+            return html`<li data-testid="pp-fork" data-run-id=${f.runId} data-status=${f.status}>
+              [${i}] <code>${f.runId}</code> at <code>${f.interruptId ?? ""}</code> · ${STATUS_WORDS[f.status] ?? f.status}
+              <button type="button" class="pp-button pp-button-quiet" data-testid="pp-compare" aria-expanded=${open ? "true" : "false"}
+                onClick=${() => setComparing(open ? null : f.runId)}>${open ? "Hide comparison" : "Compare"}</button>
+              ${open ? html`<${Branches} model=${model} fork=${f} index=${i} items=${items} readOnly=${readOnly} />` : null}
+            </li>`;
+          })}</ul>
         </div>`
       : null}
     ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}

@@ -1,17 +1,8 @@
 import { html } from "htm/preact";
 import { useNow } from "../hooks";
-import type { Item } from "../types";
+import { type Step, type StepKind } from "../past";
 
-export type BarKind = "model" | "action" | "wait" | "breakpoint";
-
-export interface Bar {
-  kind: BarKind;
-  label: string;
-  start: number;
-  end: number | null; // null: still going
-}
-
-const KIND_WORDS: Record<BarKind, string> = {
+const KIND_WORDS: Record<StepKind, string> = {
   model: "model request",
   action: "action",
   wait: "waiting for a person",
@@ -24,53 +15,41 @@ export function duration(ms: number): string {
   return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-/** One bar per model request, action execution, wait for a person and breakpoint, from
- * the times the transcript records. */
-export function barsOf(items: Item[]): Bar[] {
-  const bars: Bar[] = [];
-  const time = (text: string | null | undefined) => (text ? Date.parse(text) : Number.NaN);
-  for (const item of items) {
-    if (item.type === "assistant" && item.call) {
-      const start = time(item.call.started_at);
-      if (Number.isFinite(start)) bars.push({ kind: "model", label: item.call.model, start, end: time(item.call.ended_at) });
-    } else if (item.type === "tool") {
-      const start = time(item.started_at);
-      if (Number.isFinite(start)) {
-        const end = time(item.ended_at);
-        bars.push({ kind: "action", label: item.name, start, end: Number.isFinite(end) ? end : null });
-      }
-      for (const entry of item.interrupts ?? []) {
-        const start = time(entry.created_at);
-        if (!Number.isFinite(start)) continue;
-        const end = entry.resolution ? time(entry.resolution.at) : Number.NaN;
-        bars.push({
-          kind: entry.kind === "breakpoint" ? "breakpoint" : "wait",
-          label: item.name,
-          start,
-          end: Number.isFinite(end) ? end : null,
-        });
-      }
-    }
-  }
-  return bars.sort((a, b) => a.start - b.start);
+/** Bars drawn at most: a long run shows the stretch around the step the slider is at. */
+export const TIMELINE_BARS = 200;
+
+/** The `[from, to)` range of steps drawn: the last ones, or those around `current`. */
+export function timelineWindow(total: number, current: number | null, size = TIMELINE_BARS): [number, number] {
+  if (total <= size) return [0, total];
+  const from = current === null ? total - size : Math.max(0, Math.min(current - Math.floor(size / 2), total - size));
+  return [from, from + size];
 }
 
-export function Timeline({ items }: { items: Item[] }) {
-  const bars = barsOf(items);
-  const open = bars.some((bar) => bar.end === null);
-  const now = useNow(open);
-  if (bars.length === 0) return null;
-  const first = bars[0]!.start;
-  const last = Math.max(...bars.map((bar) => bar.end ?? now), first + 1);
+/** One bar per step (model request, action execution, wait for a person, breakpoint),
+ * placed by the times the transcript records; `current` marks the step the scrubber shows. */
+export function Timeline({ steps, current = null }: { steps: readonly Step[]; current?: number | null }) {
+  const [from, to] = timelineWindow(steps.length, current);
+  const shown = steps.slice(from, to);
+  const open = shown.some((step) => step.end === null);
+  const now = useNow(open) * 1000;
+  if (shown.length === 0) return null;
+  const first = shown[0]!.start;
+  const last = Math.max(...shown.map((step) => step.end ?? now), first + 1);
   const span = last - first;
-  return html`<div class="pp-timeline" data-testid="pp-timeline" role="list" aria-label="Timeline">
-    ${bars.map((bar) => {
-      const end = bar.end ?? now;
-      const took = duration(Math.max(0, end - bar.start));
-      const title = `${KIND_WORDS[bar.kind]} · ${bar.label} · ${bar.end === null ? `${took} so far` : took}`;
-      return html`<div class="pp-timeline-row" role="listitem" data-testid="pp-timeline-bar" data-kind=${bar.kind} title=${title}>
-        <span class=${`pp-timeline-bar pp-timeline-${bar.kind}`}
-          style=${{ left: `${((bar.start - first) / span) * 100}%`, width: `max(2px, ${((end - bar.start) / span) * 100}%)` }}></span>
+  const count = (n: number) => n.toLocaleString("en-US");
+  return html`${shown.length < steps.length
+      ? html`<p class="pp-muted pp-timeline-range" data-testid="pp-timeline-range">Timeline of steps ${count(from + 1)}–${count(to)} of ${count(steps.length)}</p>`
+      : null}
+    <div class="pp-timeline" data-testid="pp-timeline" role="list" aria-label="Timeline">
+    ${shown.map((step, offset) => {
+      const index = from + offset;
+      const end = step.end ?? now;
+      const took = duration(Math.max(0, end - step.start) / 1000);
+      const title = `${KIND_WORDS[step.kind]} · ${step.label} · ${step.end === null ? `${took} so far` : took}`;
+      return html`<div class=${`pp-timeline-row${index === current ? " pp-timeline-current" : ""}`} role="listitem"
+        data-testid="pp-timeline-bar" data-kind=${step.kind} title=${title} aria-current=${index === current ? "step" : undefined}>
+        <span class=${`pp-timeline-bar pp-timeline-${step.kind}`}
+          style=${{ left: `${((step.start - first) / span) * 100}%`, width: `max(2px, ${((end - step.start) / span) * 100}%)` }}></span>
       </div>`;
     })}
   </div>`;

@@ -1,36 +1,121 @@
-"""The view's debugging requests: what the model was sent for a turn, and forks."""
+"""The view's debugging requests: what the model was sent for a turn, forks, and two
+branches side by side from a fork point; and the list of forks kept current."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ..run import Event, RunFinishedEvent, RunStartedEvent, TextDeltaEvent
+from ..transcript import ToolCall
+from ._status import status_of
 
 if TYPE_CHECKING:
     from ..run import AgentRun
 
-__all__ = ["DEBUG_REQUESTS", "answer_debug_request", "forks_of"]
+__all__ = ["DEBUG_REQUESTS", "ForkFollower", "answer_debug_request", "branches", "forks_of"]
 
-DEBUG_REQUESTS = frozenset({"model_request", "fork"})
+DEBUG_REQUESTS = frozenset({"model_request", "fork", "branches"})
 
 
-def forks_of(run: AgentRun) -> list[dict[str, Any]]:
-    """The runs forked from `run` in this process, for the view's list."""
+def forks_of(run: AgentRun, statuses: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """The runs forked from `run` in this process, for the view's list. `statuses` holds
+    what a fork's own events said last (its `busy` flag lags behind its `run_finished`)."""
+    known = statuses or {}
     return [
         {
             "runId": fork.id,
             "interruptId": fork.prompt.parent.interrupt_id if fork.prompt.parent else None,
-            "status": fork.result.status if fork.result is not None else "interrupted",
+            "status": known.get(fork.id) or status_of(fork)[0],
+            "items": len(fork.prompt.items),
         }
         for fork in run.forks
     ]
 
 
+class ForkFollower:
+    """Keeps a view's list of forks current: it follows each fork's events and publishes
+    the list again when a fork starts, moves on or finishes."""
+
+    def __init__(self, run: AgentRun, publish: Callable[[list[dict[str, Any]]], None]) -> None:
+        self._run = run
+        self._publish = publish
+        self._offs: dict[str, Callable[[], None]] = {}
+        self._statuses: dict[str, str] = {}
+
+    def refresh(self) -> None:
+        """Follow forks made since the last call (from code or the view) and publish."""
+        for fork in self._run.forks:
+            if fork.id not in self._offs:
+                self._offs[fork.id] = fork.on("*", self._on_event(fork.id))
+        self._publish(forks_of(self._run, self._statuses))
+
+    def _on_event(self, fork_id: str) -> Callable[[Event], None]:
+        def handle(event: Event) -> None:
+            if isinstance(event, TextDeltaEvent):
+                return
+            if isinstance(event, RunStartedEvent):
+                self._statuses[fork_id] = "running"
+            elif isinstance(event, RunFinishedEvent):
+                self._statuses[fork_id] = event.result.status
+            self._publish(forks_of(self._run, self._statuses))
+
+        return handle
+
+    def close(self) -> None:
+        for off in self._offs.values():
+            off()
+        self._offs.clear()
+
+
+def _fork_point(prompt_items: list[Any], interrupt_id: str) -> tuple[int, ToolCall, Any]:
+    for index, item in enumerate(prompt_items):
+        if isinstance(item, ToolCall):
+            for entry in item.interrupts:
+                if entry.id == interrupt_id:
+                    return index, item, entry
+    raise UsageError(f"No tool call in this transcript paused with interrupt {interrupt_id!r}.")
+
+
+def branches(run: AgentRun, fork_id: str) -> dict[str, Any]:
+    """This run and its fork `fork_id` from the fork point on: each one's answer to the
+    interrupt it was forked at, its status, and its items from that tool call on."""
+    fork = next((f for f in run.forks if f.id == fork_id), None)
+    if fork is None or fork.prompt.parent is None:
+        known = [f.id for f in run.forks]
+        raise UsageError(
+            f"Run {run.id} has no fork {fork_id!r} in this kernel; its forks: {known or 'none'}."
+        )
+    interrupt_id = fork.prompt.parent.interrupt_id
+    index, record, entry = _fork_point(list(run.prompt.items), interrupt_id)
+
+    def branch(of: AgentRun) -> dict[str, Any]:
+        _, _, answered = _fork_point(list(of.prompt.items), interrupt_id)
+        resolution = answered.resolution
+        return {
+            "runId": of.id,
+            "status": status_of(of)[0],
+            "answer": resolution.model_dump(mode="json") if resolution is not None else None,
+            "items": [item.model_dump(mode="json") for item in of.prompt.items[index:]],
+        }
+
+    return {
+        "interruptId": interrupt_id,
+        "kind": entry.kind,
+        "toolName": record.name,
+        "message": entry.message,
+        "parent": branch(run),
+        "fork": branch(fork),
+    }
+
+
 def answer_debug_request(run: AgentRun, content: dict[str, Any]) -> dict[str, Any]:
-    """The value answering a `model_request` or `fork` request; raises a PausepointError
-    (sent back as the request's error) when it cannot be answered."""
-    if content.get("type") == "model_request":
+    """The value answering a `model_request`, `fork` or `branches` request; raises a
+    PausepointError (sent back as the request's error) when it cannot be answered."""
+    kind = content.get("type")
+    if kind == "model_request":
         turn = content.get("turn")
         if not isinstance(turn, int) or isinstance(turn, bool):
             raise UsageError("A model_request needs turn: <int>.")
@@ -41,6 +126,11 @@ def answer_debug_request(run: AgentRun, content: dict[str, Any]) -> dict[str, An
             "items": [item.model_dump(mode="json") for item in request.items],
             "actions": [asdict(spec) for spec in request.actions],
         }
+    if kind == "branches":
+        fork_id = content.get("fork")
+        if not isinstance(fork_id, str):
+            raise UsageError("A branches request needs fork: <run id>.")
+        return branches(run, fork_id)
     interrupt = content.get("interrupt")
     if not isinstance(interrupt, str):
         raise UsageError("A fork request needs interrupt: <id>.")

@@ -42,7 +42,7 @@ from ..run import (
 from ..transcript import Item, ToolCall
 from ._bundle import front_end
 from ._cards import card_for, foreign_card, with_unique_keys
-from ._debug_view import DEBUG_REQUESTS, answer_debug_request, forks_of
+from ._debug_view import DEBUG_REQUESTS, ForkFollower, answer_debug_request, branches, forks_of
 from ._loops import current_loop, log_failure
 from ._preview import (
     PREVIEW_LIMIT,
@@ -134,6 +134,8 @@ class RunView(anywidget.AnyWidget):
         self._tasks: set[asyncio.Future[Any]] = set()
         self._home_loop = current_loop()
         self._off = run.on("*", self._on_event)
+        self._forks = ForkFollower(run, self._show_forks)
+        self._forks.refresh()
         self.on_msg(self._on_msg)
         _DIRTY_FLUSH.track(self)
 
@@ -173,12 +175,19 @@ class RunView(anywidget.AnyWidget):
                     return card
         if kind == "prompt":  # the whole transcript, for "Copy JSON"
             return self._run.prompt.model_dump(mode="json")
+        if kind == "branches":
+            return branches(self._run, name)
         if kind == "request" and name.isdigit():
             return answer_debug_request(self._run, {"type": "model_request", "turn": int(name)})
         raise UsageError(f"The view has no value at {kind}/{name} any more.")
 
+    def _show_forks(self, forks: list[dict[str, Any]]) -> None:
+        if forks != self.forks:
+            self.forks = forks
+
     def close(self) -> None:
         self._off()
+        self._forks.close()
         self._items_throttle.cancel()
         self._text_throttle.cancel()
         super().close()
@@ -290,9 +299,7 @@ class RunView(anywidget.AnyWidget):
         traits again if they changed since the last cell ended."""
         if self.comm is None:
             return
-        forks = forks_of(self._run)
-        if forks != self.forks:  # forked from code in this cell
-            self.forks = forks
+        self._forks.refresh()  # forked from code in this cell
         if self._items_dirty:
             self._items_dirty = False
             self.send_state("items")
@@ -430,8 +437,8 @@ class RunView(anywidget.AnyWidget):
             self._respond_exception(request_id, exc)
             return
         if content.get("type") == "fork":
-            self.forks = forks_of(self._run)
-        else:
+            self._forks.refresh()
+        elif content.get("type") == "model_request":
             ref = ref_of("request", str(value["turn"]))
             value = {
                 **value,
@@ -440,6 +447,16 @@ class RunView(anywidget.AnyWidget):
                 ],
             }
             value["instructions"] = bounded(value["instructions"], f"{ref}/instructions")
+        elif content.get("type") == "branches":
+            ref = ref_of("branches", value["fork"]["runId"])
+            for side in ("parent", "fork"):
+                value[side] = {
+                    **value[side],
+                    "items": [
+                        bounded_item(item, f"{ref}/{side}/items/{i}")
+                        for i, item in enumerate(value[side]["items"])
+                    ],
+                }
         self.send({"type": "response", "requestId": request_id, "ok": True, "value": value})
 
     def _respond_error(

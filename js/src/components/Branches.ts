@@ -1,0 +1,137 @@
+import { html } from "htm/preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { kindTitle } from "../labels";
+import { branches } from "../protocol";
+import type { Item, Json, Model, Resolution, ResponseError, RunStatus } from "../types";
+import { Transcript } from "./Transcript";
+
+/** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
+export interface ForkInfo {
+  runId: string;
+  interruptId: string | null;
+  status: string;
+  items?: number;
+}
+
+export interface Branch {
+  runId: string;
+  status: RunStatus;
+  answer: Resolution | null;
+  items: Item[];
+}
+
+/** The kernel's answer to a `branches` request. */
+export interface BranchesValue {
+  interruptId: string;
+  kind: string;
+  toolName: string;
+  message: string;
+  parent: Branch;
+  fork: Branch;
+}
+
+const BREAKPOINT_WORDS: Record<string, string> = {
+  continue: "Continued",
+  step: "Stepped",
+  skip: "Skipped",
+  edit: "Ran with edited arguments",
+};
+
+export const STATUS_WORDS: Record<string, string> = {
+  running: "Running",
+  interrupted: "Waiting for an answer",
+  paused: "Paused before the model request",
+  completed: "Completed",
+  failed: "Failed",
+  cancelled: "Cancelled",
+  idle: "Not started",
+};
+
+function short(value: Json | undefined): string {
+  const text = JSON.stringify(value ?? null);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** What a branch answered at the fork point, in words: "Approved", "Rejected: too
+ * much", "Answered: {…}", or "Not answered yet". */
+export function answerText(kind: string, answer: Resolution | null): string {
+  if (!answer) return "Not answered yet";
+  if (answer.type === "reject") return `Rejected: ${answer.error?.message || "no reason given"}`;
+  const data = answer.data;
+  const fields = data && typeof data === "object" && !Array.isArray(data) ? data : null;
+  if (kind === "tool-approval") {
+    if (data === false || fields?.approved === false) return "Not approved";
+    return fields && "editedArgs" in fields ? "Approved with edits" : "Approved";
+  }
+  if (kind === "breakpoint") {
+    const action = typeof fields?.action === "string" ? fields.action : "";
+    return BREAKPOINT_WORDS[action] ?? `Answered: ${short(data)}`;
+  }
+  return `Answered: ${short(data)}`;
+}
+
+function BranchColumn({ which, title, branch, kind }: { which: "parent" | "fork"; title: string; branch: Branch; kind: string }) {
+  return html`<section class="pp-branch" data-testid="pp-branch" data-branch=${which} aria-label=${title}>
+    <h4 class="pp-branch-title">${title} <code class="pp-muted">${branch.runId}</code></h4>
+    <p class=${`pp-branch-answer pp-branch-answer-${branch.answer?.type ?? "pending"}`} data-testid="pp-branch-answer">
+      ${answerText(kind, branch.answer)}
+    </p>
+    <p class="pp-branch-status">
+      <span class=${`pp-status pp-status-${branch.status}`} data-testid="pp-branch-status" data-status=${branch.status}>
+        ${STATUS_WORDS[branch.status] ?? branch.status}</span>
+    </p>
+    <${Transcript} items=${branch.items} streaming="" />
+  </section>`;
+}
+
+/**
+ * This run and one of its forks side by side from the fork point on: what each answered
+ * there and what followed. Asked of the kernel when shown, again whenever either run
+ * moves, and on Refresh.
+ */
+export function Branches({ model, fork, index, items, readOnly = false }: {
+  model: Model;
+  fork: ForkInfo;
+  index: number;
+  items: Item[];
+  readOnly?: boolean;
+}) {
+  const [value, setValue] = useState<BranchesValue | null>(null);
+  const [error, setError] = useState<ResponseError | null>(null);
+  const [loading, setLoading] = useState(false);
+  const latest = useRef(0);
+
+  const load = async () => {
+    if (readOnly) return;
+    latest.current += 1;
+    const ticket = latest.current;
+    setLoading(true);
+    const outcome = await branches(model, fork.runId);
+    if (ticket !== latest.current) return; // a newer request answers instead
+    setLoading(false);
+    if (outcome.ok) {
+      setValue(outcome.value as unknown as BranchesValue);
+      setError(null);
+    } else setError(outcome.error);
+  };
+  useEffect(() => {
+    void load();
+  }, [model, fork.runId, fork.status, fork.items, items.length, readOnly]);
+
+  return html`<div class="pp-branches" data-testid="pp-branches" data-fork=${fork.runId} aria-busy=${loading ? "true" : "false"}>
+    <div class="pp-branches-head">
+      <span>${value
+        ? html`From the ${value.kind === "breakpoint" ? "breakpoint" : kindTitle(value.kind).toLowerCase()} of <code>${value.toolName}</code>: ${value.message}`
+        : loading ? "Loading both branches…" : null}</span>
+      <button type="button" class="pp-button pp-button-quiet" data-testid="pp-branches-refresh" disabled=${loading || readOnly}
+        onClick=${() => void load()}>Refresh</button>
+    </div>
+    ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}
+    ${value
+      ? html`<div class="pp-branches-columns">
+          <${BranchColumn} which="parent" title="This run" branch=${value.parent} kind=${value.kind} />
+          <${BranchColumn} which="fork" title=${`Fork ${index}`} branch=${value.fork} kind=${value.kind} />
+        </div>`
+      : null}
+  </div>`;
+}

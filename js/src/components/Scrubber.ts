@@ -1,0 +1,87 @@
+import { html } from "htm/preact";
+import { useMemo } from "preact/hooks";
+import { formatTime, useUniqueId } from "../hooks";
+import { callTitle, kindTitle } from "../labels";
+import { stateAt, stepTitle, type PastState, type Step } from "../past";
+import type { Item, PendingCard } from "../types";
+import { JsonBlock } from "./JsonBlock";
+import { Transcript } from "./Transcript";
+
+const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+
+/** The keys that move the slider stay with it: JupyterLab's notebook would otherwise take
+ * them as its own shortcuts and cancel the move. */
+function keepKeys(event: KeyboardEvent): void {
+  if (SLIDER_KEYS.has(event.key)) event.stopPropagation();
+}
+
+function stepTime(step: Step): string {
+  return formatTime(new Date(step.start / 1000).toISOString());
+}
+
+/** A pause as it stood then: what it asked, never answerable here. */
+function PastCard({ card }: { card: PendingCard }) {
+  const title = card.kind === "breakpoint" ? "Breakpoint" : kindTitle(card.kind);
+  return html`<article class="pp-card pp-card-readonly pp-past-card" data-testid="pp-past-card" data-kind=${card.kind}
+    data-interrupt-id=${card.id} aria-label=${`${title}: ${card.message}`}>
+    <div class="pp-card-head">
+      <span class=${`pp-badge pp-badge-${card.kind}`}>${title}</span>
+      ${card.toolName ? html`<span class="pp-card-title">${callTitle(card.toolName, card.args ?? undefined)}</span>` : null}
+      <span class="pp-muted">Waiting for an answer then</span>
+    </div>
+    <p class="pp-card-message">${card.message}</p>
+    ${card.args ? html`<${JsonBlock} label="Arguments" value=${card.args} testid="pp-past-args" />` : null}
+  </article>`;
+}
+
+function Past({ past, index, total }: { past: PastState; index: number; total: number }) {
+  const waiting = past.cards.length;
+  const label = past.status === "interrupted"
+    ? `Waiting for an answer: ${waiting} pending ${waiting === 1 ? "interrupt" : "interrupts"}`
+    : "Running";
+  return html`<section class="pp-past" data-testid="pp-past" aria-label=${`The run as it was at step ${index + 1} of ${total}`}>
+    <p class="pp-past-head">
+      <span class=${`pp-status pp-status-${past.status}`} data-testid="pp-past-status" data-status=${past.status}>${label}</span>
+      <span class="pp-muted">at ${stepTime(past.step)} · read-only</span>
+    </p>
+    ${past.cards.map((card) => html`<${PastCard} key=${card.id} card=${card} />`)}
+    <${Transcript} items=${past.items} streaming="" />
+  </section>`;
+}
+
+/**
+ * A slider over the run's steps. At its right end it follows the run live; moved to step
+ * k it shows the run as it was when that step began: its status, the pauses waiting then
+ * and the transcript so far, read-only. Only that one state is drawn, however many steps
+ * the run has.
+ */
+export function Scrubber({ items, steps, at, onMove }: {
+  items: Item[];
+  steps: readonly Step[];
+  /** The step shown, or null to follow the run live. */
+  at: number | null;
+  onMove(at: number | null): void;
+}) {
+  const id = useUniqueId("pp-scrubber");
+  const total = steps.length;
+  const index = at === null ? null : Math.min(at, total - 1);
+  const past = useMemo(() => (index === null || total === 0 ? null : stateAt(items, steps, index)), [items, steps, index, total]);
+  if (total === 0) return null;
+  const where = index === null ? "Now (live)" : `Step ${index + 1} of ${total}: ${stepTitle(steps[index]!)}`;
+  return html`<div class="pp-scrubber" data-testid="pp-scrubber">
+    <div class="pp-scrubber-bar">
+      <label for=${id} class="pp-scrubber-label">Go back to a step</label>
+      <input type="range" id=${id} class="pp-scrubber-range" data-testid="pp-scrubber-range"
+        min="0" max=${total} step="1" value=${index ?? total} aria-valuetext=${where} onKeyDown=${keepKeys}
+        onInput=${(e: Event) => {
+          const value = Number((e.currentTarget as HTMLInputElement).value);
+          onMove(value >= total ? null : value);
+        }} />
+      <span class="pp-scrubber-where" data-testid="pp-scrubber-where" aria-live="polite">${where}</span>
+      ${index !== null
+        ? html`<button type="button" class="pp-button" data-testid="pp-scrubber-live" onClick=${() => onMove(null)}>Back to live</button>`
+        : null}
+    </div>
+    ${past ? html`<${Past} past=${past} index=${index} total=${total} />` : null}
+  </div>`;
+}

@@ -1,0 +1,195 @@
+/**
+ * A run's steps and the run as it was when one of them began, derived from the
+ * transcript's times alone (pure: items in, values out).
+ *
+ * A step is a model request, an action's execution, a wait for a person or a breakpoint,
+ * as the timeline draws them. "As it was at step k" is the moment step k began: the
+ * items that had appeared by then, each tool call in the state it was in, and the pauses
+ * that were waiting for an answer.
+ */
+import type { InterruptEntry, Item, JsonObject, PendingCard, ToolItem, ToolStatus } from "./types";
+
+export type StepKind = "model" | "action" | "wait" | "breakpoint";
+
+export interface Step {
+  kind: StepKind;
+  /** The model's name, or the action's. */
+  label: string;
+  /** Microseconds since the epoch; `end` is null while the step goes on. */
+  start: number;
+  end: number | null;
+}
+
+export interface PastState {
+  step: Step;
+  /** "interrupted" while a pause waited for an answer at that moment, else "running". */
+  status: "interrupted" | "running";
+  items: Item[];
+  /** The pauses waiting at that moment, oldest first; never answerable. */
+  cards: PendingCard[];
+}
+
+const STAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$/;
+
+/**
+ * An ISO time in microseconds since the epoch (NaN when absent or unreadable). The kernel
+ * records microseconds; `Date.parse` keeps only milliseconds, which would tie events that
+ * happened within one millisecond.
+ */
+export function instant(text: string | null | undefined): number {
+  if (!text) return Number.NaN;
+  const match = STAMP.exec(text);
+  if (!match) return Date.parse(text) * 1000;
+  const seconds = Date.parse(`${match[1]}${match[3] ?? "Z"}`);
+  const fraction = (match[2] ?? "").padEnd(6, "0").slice(0, 6);
+  return seconds * 1000 + Number(fraction);
+}
+
+function finite(value: number): number | null {
+  return Number.isFinite(value) ? value : null;
+}
+
+/** The run's steps in the order they began (ties keep transcript order). */
+export function stepsOf(items: readonly Item[]): Step[] {
+  const steps: Step[] = [];
+  for (const item of items) {
+    if (item.type === "assistant" && item.call) {
+      const start = finite(instant(item.call.started_at));
+      if (start !== null) steps.push({ kind: "model", label: item.call.model, start, end: finite(instant(item.call.ended_at)) });
+    } else if (item.type === "tool") {
+      const start = finite(instant(item.started_at));
+      if (start !== null) steps.push({ kind: "action", label: item.name, start, end: finite(instant(item.ended_at)) });
+      for (const entry of item.interrupts ?? []) {
+        const begun = finite(instant(entry.created_at));
+        if (begun === null) continue;
+        steps.push({
+          kind: entry.kind === "breakpoint" ? "breakpoint" : "wait",
+          label: item.name,
+          start: begun,
+          end: entry.resolution ? finite(instant(entry.resolution.at)) : null,
+        });
+      }
+    }
+  }
+  return steps.sort((a, b) => a.start - b.start);
+}
+
+const STEP_WORDS: Record<StepKind, (label: string) => string> = {
+  model: (label) => `Asking the model (${label})`,
+  action: (label) => `Running ${label}`,
+  wait: (label) => `Waiting for a person: ${label}`,
+  breakpoint: (label) => `Breakpoint before ${label}`,
+};
+
+/** "Waiting for a person: refund" */
+export function stepTitle(step: Step): string {
+  return STEP_WORDS[step.kind](step.label);
+}
+
+/** When an item entered the transcript (NaN when the transcript does not say). */
+function appearedAt(item: Item): number {
+  if (item.type === "assistant") return instant(item.call?.ended_at);
+  if (item.type === "tool") {
+    const times = [instant(item.started_at), ...(item.interrupts ?? []).map((e) => instant(e.created_at))].filter(Number.isFinite);
+    return times.length > 0 ? Math.min(...times) : Number.NaN;
+  }
+  return Number.NaN;
+}
+
+const SETTLED: ReadonlySet<ToolStatus> = new Set(["succeeded", "failed", "rejected", "cancelled"]);
+
+/** When a tool call settled: its end time, else its last answer's (a rejection ends a
+ * call that never ran); null while it has not. */
+function settledAt(item: ToolItem): number | null {
+  if (!SETTLED.has(item.status)) return null;
+  const ended = finite(instant(item.ended_at));
+  if (ended !== null) return ended;
+  const answers = (item.interrupts ?? []).map((e) => instant(e.resolution?.at)).filter(Number.isFinite);
+  return answers.length > 0 ? Math.max(...answers) : null;
+}
+
+/** `item` as it was at time `t` (it had appeared by then). */
+function toolAt(item: ToolItem, t: number, appeared: number): ToolItem {
+  const interrupts: InterruptEntry[] = [];
+  for (const entry of item.interrupts ?? []) {
+    const created = finite(instant(entry.created_at)) ?? appeared;
+    if (created > t) continue;
+    const answered = entry.resolution && !((finite(instant(entry.resolution.at)) ?? created) > t);
+    interrupts.push(answered ? entry : { ...entry, resolution: null });
+  }
+  const settled = settledAt(item);
+  if (settled !== null && settled <= t && interrupts.every((e) => e.resolution)) {
+    return interrupts.length === (item.interrupts ?? []).length ? item : { ...item, interrupts };
+  }
+  const waiting = interrupts.some((e) => !e.resolution);
+  const started = instant(item.started_at);
+  const status: ToolStatus = waiting ? "interrupted" : started <= t ? "running" : "pending";
+  return { ...item, status, result: undefined, error: null, cancellation: null, ended_at: null, interrupts };
+}
+
+function cardKind(kind: string): PendingCard["kind"] {
+  return kind === "tool-approval" || kind === "generic" || kind === "breakpoint" ? kind : "unbound";
+}
+
+const EDIT_KEYS: Record<string, string> = { "tool-approval": "editedArgs", breakpoint: "args" };
+
+/** The arguments the action would run with: the last ones a person edited (when approving
+ * or at a breakpoint) among the answers given, else the model's input. */
+export function effectiveInput(item: ToolItem): JsonObject | null {
+  let args = item.input && typeof item.input === "object" && !Array.isArray(item.input) ? item.input : null;
+  for (const entry of item.interrupts ?? []) {
+    const key = EDIT_KEYS[entry.kind];
+    const data = entry.resolution?.type === "resume" ? entry.resolution.data : null;
+    if (!key || !data || typeof data !== "object" || Array.isArray(data)) continue;
+    const edited = data[key];
+    if (edited && typeof edited === "object" && !Array.isArray(edited)) args = edited;
+  }
+  return args;
+}
+
+function cardOf(item: ToolItem, entry: InterruptEntry): PendingCard {
+  const args = effectiveInput(item);
+  return {
+    id: entry.id,
+    kind: cardKind(entry.kind),
+    canResolve: false,
+    message: entry.message,
+    reason: null,
+    data: entry.data,
+    toolCallId: item.id,
+    toolName: item.name,
+    args,
+    inputSchema: null,
+    responseSchema: entry.response_schema,
+    createdAt: entry.created_at ?? "",
+    expiresAt: entry.expires_at,
+  };
+}
+
+/**
+ * The run as it was when `steps[index]` began: the items that had appeared (an item the
+ * transcript gives no time for appears with the one before it), tool calls in their state
+ * then, and the pauses waiting then. `steps` is `stepsOf(items)`.
+ */
+export function stateAt(items: readonly Item[], steps: readonly Step[], index: number): PastState {
+  const step = steps[Math.max(0, Math.min(index, steps.length - 1))];
+  if (!step) throw new RangeError("This run has no steps to show.");
+  const t = step.start;
+  const shown: Item[] = [];
+  const cards: PendingCard[] = [];
+  let previous = Number.NEGATIVE_INFINITY;
+  for (const item of items) {
+    const own = appearedAt(item);
+    const appeared = Number.isFinite(own) ? own : previous;
+    previous = appeared;
+    if (appeared > t) continue;
+    if (item.type !== "tool") {
+      shown.push(item);
+      continue;
+    }
+    const then = toolAt(item, t, appeared);
+    shown.push(then);
+    for (const entry of then.interrupts ?? []) if (!entry.resolution) cards.push(cardOf(then, entry));
+  }
+  return { step, status: cards.length > 0 ? "interrupted" : "running", items: shown, cards };
+}
