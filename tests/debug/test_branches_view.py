@@ -4,6 +4,7 @@ of forks following each fork as it moves."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -159,3 +160,38 @@ async def test_a_closed_view_stops_following_its_forks(comms: list[RecordingComm
     view.close()
     await fork.reject("not today")
     assert view.forks == listed
+
+
+async def test_large_values_in_the_branches_come_as_previews_with_the_whole_on_request(
+    comms: list[RecordingComm],
+) -> None:
+    from pausepoint.widget._preview import PREVIEW_KEY, PREVIEW_LIMIT
+
+    _run, fork, comm, _ = await approved_and_forked()
+    long_reason = "no " * PREVIEW_LIMIT
+    await fork.reject(long_reason)
+
+    value = await branches_of(comm, fork.id, "b1")
+
+    refused = value["fork"]["items"][0]
+    shown = refused["interrupts"][-1]["resolution"]["error"]
+    previews = [v for v in _walk(shown) if isinstance(v, dict) and PREVIEW_KEY in v]
+    assert previews, shown
+    assert len(str(value)) < 2 * PREVIEW_LIMIT
+    comm.browser_send({"type": "value", "requestId": "v1", "ref": previews[0][PREVIEW_KEY]["ref"]})
+    response = await until(
+        lambda: next((r for r in comm.custom("response") if r["requestId"] == "v1"), None)
+    )
+    assert response["ok"] is True, response
+    assert long_reason in json.dumps(response["value"])
+
+
+def _walk(value: Any) -> list[Any]:
+    found = [value]
+    if isinstance(value, dict):
+        for child in value.values():
+            found += _walk(child)
+    elif isinstance(value, list):
+        for child in value:
+            found += _walk(child)
+    return found

@@ -452,6 +452,7 @@ class RunView(anywidget.AnyWidget):
             for side in ("parent", "fork"):
                 value[side] = {
                     **value[side],
+                    "answer": bounded(value[side]["answer"], f"{ref}/{side}/answer"),
                     "items": [
                         bounded_item(item, f"{ref}/{side}/items/{i}")
                         for i, item in enumerate(value[side]["items"])
