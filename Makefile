@@ -14,7 +14,7 @@ PORT ?= 8888
 LAB_ARGS ?=
 DEMO_NOTEBOOK := notebooks/01-quickstart.ipynb
 
-.PHONY: test lint typecheck unit js js-test bench bench-view demo dist clean
+.PHONY: test lint typecheck unit js js-test bench bench-view pictures demo dist clean
 
 test: lint typecheck js-test unit
 
@@ -60,6 +60,10 @@ bench: $(STAMP)
 # The run view in JupyterLab in headless Chromium (a few minutes; not part of `make test`).
 bench-view: $(STAMP) $(BUNDLE)
 	$(BIN)/python benchmarks/bench_view.py
+
+# The README's pictures, redrawn from the view in JupyterLab (light and dark).
+pictures: $(STAMP) $(BUNDLE)
+	PAUSEPOINT_PICTURES=docs/images $(BIN)/pytest -q tests/browser/test_pictures.py
 
 demo: $(DEMO_STAMP) $(BUNDLE)
 	@echo ""

@@ -1,12 +1,14 @@
 """The README's pictures, taken from the real view in JupyterLab, light and dark.
 
-Each run of this test redraws `docs/images/*.png` from the current front end, so the
-pictures in the README show what a user gets; commit them when the view changes.
+`make pictures` runs this test to redraw `docs/images/*.png` from the current front end
+(commit them when the view changes); other runs draw them into test-artifacts/pictures, so
+a test run leaves the checkout as it was.
 """
 
 from __future__ import annotations
 
 import base64
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,10 @@ from playwright.sync_api import expect
 from tests.browser.test_lab import FORM_SETUP, QUICKSTART
 from tests.browser.test_view_reading import PIXELS_DIFFER
 
-IMAGES = Path(__file__).parents[2] / "docs" / "images"
+IMAGES = Path(
+    os.environ.get("PAUSEPOINT_PICTURES")
+    or Path(os.environ.get("PAUSEPOINT_ARTIFACTS", "test-artifacts")) / "pictures"
+).resolve()
 THEMES = (("light", "JupyterLab Light"), ("dark", "JupyterLab Dark"))
 
 OpenNotebook = Callable[[str, list[str]], Any]
