@@ -10,6 +10,7 @@ import { previewOf, TooLargeToEdit } from "./Preview";
 import { AnswerEditor } from "./SchemaForm";
 import { callTitle, KIND_TITLES } from "../labels";
 import { moveFocusAfterAnswer } from "../focus";
+import { own, record } from "../own";
 
 type Phase = "idle" | "sending" | "sent" | "closed";
 
@@ -43,11 +44,11 @@ function CardError({ error, within = "" }: { error: ResponseError; within?: stri
  * answer the form edits, so `$.editedArgs.x` belongs to the field `x`. */
 function serverErrorsOf(error: ResponseError | null, within = ""): Record<string, string[]> | undefined {
   if (!error || !Array.isArray(error.problems)) return undefined;
-  const byPath: Record<string, string[]> = {};
+  const byPath = record<string[]>();
   for (const problem of error.problems) {
     let path = problemPath(problem.path);
     if (within && (path === within || path.startsWith(`${within}.`))) path = path.slice(within.length + 1);
-    (byPath[path] ??= []).push(problem.message);
+    (own(byPath, path) ?? (byPath[path] = [])).push(String(problem.message));
   }
   return byPath;
 }
