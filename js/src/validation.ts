@@ -43,9 +43,21 @@ export function isSafePattern(pattern: string): boolean {
   return safeRegex(pattern);
 }
 
-// ajv-formats' numeric formats, which the validator does not know.
+// Formats the validator lacks, and three it reads more strictly than the kernel (a
+// hostname's final dot, a `urn:uuid:` prefix, a regex read without the `u` flag).
 const INT32 = [-(2 ** 31), 2 ** 31 - 1];
 const extraFormats: Record<string, (value: string) => boolean> = {
+  hostname: (s) => /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i.test(s),
+  uuid: (s) => /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(s),
+  regex: (s) => {
+    if (/[^\\]\\Z/.test(s)) return false;
+    try {
+      new RegExp(s);
+      return true;
+    } catch {
+      return false;
+    }
+  },
   "iso-time": (s) => /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(?:z|[+-]\d\d(?::?\d\d)?)?$/i.test(s) && isTime(s),
   "iso-date-time": (s) => {
     const at = s.search(/[tT\s]/);
@@ -249,7 +261,7 @@ function quoted(value: unknown): string {
 }
 
 // Summaries of errors reported in full at a deeper place.
-const SUMMARIES = new Set(["properties", "patternProperties", "items", "prefixItems", "additionalItems", "$ref", "$recursiveRef", "allOf", "contains", "unevaluatedItems", "dependentSchemas", "dependencies", "if"]);
+const SUMMARIES = new Set(["properties", "additionalProperties", "patternProperties", "items", "prefixItems", "additionalItems", "$ref", "$recursiveRef", "allOf", "contains", "unevaluatedItems", "dependentSchemas", "dependencies", "if"]);
 
 /** The validator's error in the kernel's words (pydantic's), or null for a summary. */
 function friendly(unit: OutputUnit, root: Json, instance: unknown): FieldProblem[] | null {
@@ -264,15 +276,8 @@ function friendly(unit: OutputUnit, root: Json, instance: unknown): FieldProblem
       const missing = isObject(here) ? required.filter((k) => !hasOwn(here, k)) : [];
       return missing.map((k) => ({ path: joinPath(path, k), message: "Field required" }));
     }
-    case "false": {
-      // An extra key under `additionalProperties: false`: said at its object, naming it.
-      if (!unit.keywordLocation.endsWith("/additionalProperties")) return one("Value not permitted");
-      const keys = pointerKeys(unit.instanceLocation, true);
-      const extra = keys.pop() ?? "";
-      return [{ path: pathOf(keys), message: `Extra inputs are not permitted (${extra})` }];
-    }
-    case "additionalProperties":
-      return null;
+    case "false":
+      return one("Value not permitted");
     case "enum": {
       const allowed = (Array.isArray(limit) ? limit : []).map(quoted);
       return one(
@@ -320,7 +325,17 @@ function toProblems(units: readonly OutputUnit[], root: Json, instance: unknown)
   // Nullable fields are `anyOf: [X, null]`: the null branch's "must be null" and the
   // summary "does not match any subschemas" say nothing the X branch does not.
   const isNullBranch = (u: OutputUnit) => u.keyword === "type" && at(root, u.keywordLocation) === "null";
-  const meaningful = units.filter((u) => !isNullBranch(u));
+  // Under `additionalProperties: false`, an extra key is said at its object, naming it;
+  // the object's summary and the key's "false schema" error say no more.
+  const closed = new Set(
+    units.filter((u) => u.keyword === "additionalProperties" && at(root, u.keywordLocation) === false).map((u) => u.instanceLocation),
+  );
+  const extraOf = (u: OutputUnit): string | null => {
+    if (u.keyword !== "false") return null;
+    const cut = u.instanceLocation.lastIndexOf("/");
+    return cut > 0 && closed.has(u.instanceLocation.slice(0, cut)) ? (pointerKeys(u.instanceLocation, true).pop() ?? null) : null;
+  };
+  const meaningful = units.filter((u) => !isNullBranch(u) && !(u.keyword === "additionalProperties" && closed.has(u.instanceLocation)));
   const concrete = new Set(
     meaningful.filter((u) => u.keyword !== "anyOf" && u.keyword !== "oneOf" && !SUMMARIES.has(u.keyword)).map((u) => u.instanceLocation),
   );
@@ -329,6 +344,13 @@ function toProblems(units: readonly OutputUnit[], root: Json, instance: unknown)
     if ((unit.keyword === "anyOf" || unit.keyword === "oneOf") && concrete.has(unit.instanceLocation)) continue;
     if (unit.keyword === "anyOf" || unit.keyword === "oneOf") {
       problems.push({ path: pathOf(pointerKeys(unit.instanceLocation, true)), message: unit.keyword === "anyOf" ? "Input should match one of the allowed shapes" : "Input should match exactly one of the allowed shapes" });
+      continue;
+    }
+    const extra = extraOf(unit);
+    if (extra !== null) {
+      const keys = pointerKeys(unit.instanceLocation, true);
+      keys.pop();
+      problems.push({ path: pathOf(keys), message: `Extra inputs are not permitted (${extra})` });
       continue;
     }
     problems.push(...(friendly(unit, root, instance) ?? []));

@@ -1,0 +1,242 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/schema-form";
+import { checkJsonText, compileSchema, errorsByPath, FORMAT_MAX_LENGTH, isSafePattern, type Validator } from "../src/validation";
+import { problemPath } from "../src/protocol";
+import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  document.body.innerHTML = "";
+});
+
+const NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "", "a.b", "x~y"];
+
+/** A schema whose properties are the names above, all required strings. */
+function namesSchema(extra: Record<string, unknown> = {}) {
+  // As the kernel's JSON arrives: `__proto__` an own key like any other.
+  const properties = Object.fromEntries(NAMES.map((name) => [name, { type: "string", minLength: 2 }]));
+  return JSON.parse(JSON.stringify({ type: "object", properties, required: NAMES, ...extra }));
+}
+
+function byPath(field: Field): Map<string, Field> {
+  const out = new Map<string, Field>();
+  const visit = (f: Field) => {
+    out.set(f.path, f);
+    f.children?.forEach(visit);
+  };
+  visit(field);
+  return out;
+}
+
+// The field path of each name (see field-path.ts); a Map, since an object literal's
+// `__proto__:` would set its prototype.
+const PATH = new Map<string, string>([
+  ["__proto__", "__proto__"],
+  ["constructor", "constructor"],
+  ["toString", "toString"],
+  ["hasOwnProperty", "hasOwnProperty"],
+  ["valueOf", "valueOf"],
+  ["", "~"],
+  ["a.b", "a~1b"],
+  ["x~y", "x~0y"],
+]);
+const pathOf = (name: string): string => PATH.get(name)!;
+
+describe("property names are data", () => {
+  it("the schema as the kernel sends it has a __proto__ property", () => {
+    const schema = namesSchema();
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(NAMES));
+    expect(Object.getPrototypeOf(schema.properties)).toBe(Object.prototype);
+  });
+
+  it("every name becomes a field with its own path", () => {
+    const root = describeSchema(namesSchema())!;
+    const fields = byPath(root);
+    for (const name of NAMES) {
+      expect(fields.get(pathOf(name)), name).toMatchObject({ key: name, kind: "string", required: true });
+    }
+    expect(root.children).toHaveLength(NAMES.length);
+  });
+
+  it("builds an answer with every name as an own key, and leaves Object.prototype alone", () => {
+    const root = describeSchema(namesSchema())!;
+    const raw = initialRaw(root);
+    for (const name of NAMES) raw[pathOf(name)] = `v ${name}`;
+    const { value } = buildValue(root, raw);
+    const sent = JSON.parse(JSON.stringify(value));
+    expect(Object.keys(sent).sort()).toEqual([...NAMES].sort());
+    for (const name of NAMES) expect(Object.getOwnPropertyDescriptor(sent, name)?.value).toBe(`v ${name}`);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).constructor).toBe(Object);
+  });
+
+  it("starts from given values under those names", () => {
+    const root = describeSchema(namesSchema())!;
+    const given = JSON.parse('{"__proto__": "p", "constructor": "c", "a.b": "d", "": "e"}');
+    const raw = initialRaw(root, given);
+    expect(raw.__proto__).toBe("p");
+    expect(raw.constructor).toBe("c");
+    expect(raw["a~1b"]).toBe("d");
+    expect(raw["~"]).toBe("e");
+    expect(raw.toString).toBe("");
+  });
+
+  it("puts the validator's problems beside those fields", () => {
+    const schema = namesSchema();
+    const root = describeSchema(schema)!;
+    const raw = initialRaw(root);
+    for (const name of NAMES) raw[pathOf(name)] = "x";
+    const check = checkForm(root, raw, compileSchema(schema));
+    expect(check.valid).toBe(false);
+    expect(Object.keys(check.errors).sort()).toEqual([...PATH.values()].sort());
+    for (const path of [...PATH.values()]) expect(check.errors[path]).toEqual(["String should have at least 2 characters"]);
+  });
+
+  it("reports a missing name and an extra name in JSON text", () => {
+    const v = compileSchema(namesSchema({ additionalProperties: false }));
+    const text = JSON.stringify(Object.fromEntries(NAMES.filter((n) => n !== "a.b").map((n) => [n, "ok"]))).replace("{", '{"__proto__x":"1",');
+    const checked = checkJsonText(text, v, undefined);
+    expect(checked.valid).toBe(false);
+    expect(checked.errors).toEqual(expect.arrayContaining(["a~1b: Field required", "Extra inputs are not permitted (__proto__x)"]));
+    const proto = checkJsonText('{"__proto__": 5}', compileSchema(namesSchema()), undefined);
+    expect(proto.errors).toContain("__proto__: Input should be a valid string");
+  });
+
+  it("reads the kernel's paths for those names", () => {
+    expect(problemPath('$["a.b"]')).toBe("a~1b");
+    expect(problemPath("$.editedArgs.__proto__")).toBe("editedArgs.__proto__");
+    expect(problemPath('$.editedArgs[""]')).toBe("editedArgs.~");
+    expect(problemPath("/a.b/0")).toBe("a~1b.0");
+    expect(problemPath(["a.b", 0])).toBe("a~1b.0");
+  });
+
+  it("a card with such fields renders, sends every name, and shows the kernel's problems beside them", async () => {
+    const card = {
+      id: "int-names",
+      kind: "generic",
+      canResolve: true,
+      message: "Names",
+      reason: null,
+      data: null,
+      toolCallId: "call-1",
+      toolName: "ask",
+      args: null,
+      inputSchema: null,
+      responseSchema: namesSchema(),
+      createdAt: "2025-01-01T00:00:00Z",
+      expiresAt: null,
+    };
+    const model = new FakeModel({ status: "interrupted", pending: [card] });
+    const dispose = initialize(model);
+    const view = mount(model);
+    const shown = view.get("pp-card");
+    for (const name of NAMES) typeInto(within(shown).get(`pp-field-${pathOf(name)}`), `v ${name}`);
+    click(view.get("pp-submit"));
+    const sent = model.lastRequest();
+    const data = JSON.parse(JSON.stringify(sent.data));
+    expect(Object.keys(data).sort()).toEqual([...NAMES].sort());
+    expect(data.__proto__).toBe("v __proto__");
+    expect(view.get("pp-card").dataset.phase).toBe("sending");
+    await model.respond({
+      ok: false,
+      error: {
+        name: "InvalidResolutionError",
+        message: "no",
+        problems: [
+          { path: '$["a.b"]', message: "taken" },
+          { path: "$.__proto__", message: "proto taken" },
+          { path: "$.constructor", message: "constructor taken" },
+        ],
+      },
+    });
+    expect(view.get("pp-card").dataset.phase).toBe("idle");
+    const errors = new Map(view.qa("pp-field-error").map((e) => [e.dataset.path, e.textContent]));
+    expect(errors.get("a~1b")).toBe("taken");
+    expect(errors.get("__proto__")).toBe("proto taken");
+    expect(errors.get("constructor")).toBe("constructor taken");
+    view.cleanup();
+    dispose();
+  });
+});
+
+describe("pathological patterns and formats", () => {
+  const EVIL = "^(a+)+$";
+  const schema = {
+    type: "object",
+    properties: {
+      code: { type: "string", pattern: EVIL, default: `${"a".repeat(31)}!` },
+      safe: { type: "string", pattern: "^[A-Z]{3}$" },
+    },
+  };
+
+  it("tells safe patterns from ones with nested quantifiers", () => {
+    expect(isSafePattern(EVIL)).toBe(false);
+    expect(isSafePattern("^(a|b)*(c+)+$")).toBe(false);
+    expect(isSafePattern("(unclosed")).toBe(false);
+    expect(isSafePattern("^[A-Z]{3}$")).toBe(true);
+    expect(isSafePattern("^[a-z0-9._-]+@[a-z]+$")).toBe(true);
+  });
+
+  it("never runs an unsafe pattern, and says the kernel checks it", () => {
+    const sources: string[] = [];
+    const test = RegExp.prototype.test;
+    vi.spyOn(RegExp.prototype, "test").mockImplementation(function (this: RegExp, text: string) {
+      sources.push(this.source);
+      return test.call(this, text);
+    });
+    const root = describeSchema(schema)!;
+    expect(root.children?.[0]).toMatchObject({ pattern: EVIL, patternByKernel: true });
+    const validator = compileSchema(schema) as Validator;
+    expect(validator.deferredPatterns).toEqual(["#/properties/code/pattern"]);
+    const started = performance.now();
+    const check = checkForm(root, { ...initialRaw(root), safe: "abc" }, validator);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(check.errors).toEqual({ safe: ["String should match pattern '^[A-Z]{3}$'"] });
+    expect(sources).not.toContain(EVIL);
+    expect(sources).toContain("^[A-Z]{3}$");
+  });
+
+  it("a card shows the note beside the field and the kernel's verdict there", async () => {
+    const card = {
+      id: "int-evil",
+      kind: "generic",
+      canResolve: true,
+      message: "Code?",
+      reason: null,
+      data: null,
+      toolCallId: "call-1",
+      toolName: "ask",
+      args: null,
+      inputSchema: null,
+      responseSchema: schema,
+      createdAt: "2025-01-01T00:00:00Z",
+      expiresAt: null,
+    };
+    const model = new FakeModel({ status: "interrupted", pending: [card] });
+    const dispose = initialize(model);
+    const view = mount(model);
+    expect(view.get("pp-kernel-check").textContent).toContain(EVIL);
+    click(view.get("pp-submit"));
+    expect(model.lastRequest().data).toEqual({ code: `${"a".repeat(31)}!` });
+    await model.respond({ ok: false, error: { name: "InvalidResolutionError", message: "no", problems: [{ path: "$.code", message: "does not match" }] } });
+    const error = view.qa("pp-field-error").find((e) => e.dataset.path === "code");
+    expect(error?.textContent).toBe("does not match");
+    view.cleanup();
+    dispose();
+  });
+
+  it("leaves formats of very long strings to the kernel", () => {
+    const v = compileSchema({ type: "string", format: "email" }) as Validator;
+    expect(errorsByPath(v.validate("not an email"))).toEqual({ "": ["Input should be a valid email"] });
+    const long = `${"a".repeat(FORMAT_MAX_LENGTH * 25)}@`;
+    const started = performance.now();
+    expect(v.validate(long)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it("leaves a schema with an unsafe property-name pattern to the kernel", () => {
+    const v = compileSchema({ type: "object", patternProperties: { "^(a+)+$": { type: "string" } } });
+    expect(v).toBeInstanceOf(Error);
+    expect((v as Error).message).toMatch(/kernel/);
+  });
+});
