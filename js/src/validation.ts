@@ -143,7 +143,7 @@ function prepare(schema: Json): Prepared | Error {
   };
   const copy = visitSchema(schema, "#");
   if (unsafeKey !== null) {
-    return new Error(`the property-name pattern '${unsafeKey}' is left to the kernel, which checks the whole answer`);
+    return new Error(`its property-name pattern '${unsafeKey}' could take too long to match in the browser`);
   }
   return { schema: typeof copy === "boolean" ? copy : (copy as JsonObject), deferredPatterns, numberFormats };
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/schema-form";
 import { checkJsonText, compileSchema, errorsByPath, FORMAT_MAX_LENGTH, isSafePattern, type Validator } from "../src/validation";
 import { problemPath } from "../src/protocol";
+import { domId } from "../src/components/fields";
 import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
 
 afterEach(() => {
@@ -100,6 +101,11 @@ describe("property names are data", () => {
     expect(checked.errors).toEqual(expect.arrayContaining(["a~1b: Field required", "Extra inputs are not permitted (__proto__x)"]));
     const proto = checkJsonText('{"__proto__": 5}', compileSchema(namesSchema()), undefined);
     expect(proto.errors).toContain("__proto__: Input should be a valid string");
+  });
+
+  it("gives every path its own element id", () => {
+    const ids = ["a.b", "a~1b", "a_46_b", "a_b", "~", "__proto__"].map((p) => domId("pp", p));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it("reads the kernel's paths for those names", () => {
@@ -237,6 +243,34 @@ describe("pathological patterns and formats", () => {
   it("leaves a schema with an unsafe property-name pattern to the kernel", () => {
     const v = compileSchema({ type: "object", patternProperties: { "^(a+)+$": { type: "string" } } });
     expect(v).toBeInstanceOf(Error);
-    expect((v as Error).message).toMatch(/kernel/);
+    expect((v as Error).message).toMatch(/could take too long/);
+  });
+
+  it("a JSON answer says which patterns the kernel checks", () => {
+    const card = {
+      id: "int-json",
+      kind: "generic",
+      canResolve: true,
+      message: "Codes?",
+      reason: null,
+      data: null,
+      toolCallId: "call-1",
+      toolName: "ask",
+      args: null,
+      inputSchema: null,
+      responseSchema: { type: "array", items: { oneOf: [{ type: "string", pattern: EVIL }, { type: "integer" }] } },
+      createdAt: "2025-01-01T00:00:00Z",
+      expiresAt: null,
+    };
+    const model = new FakeModel({ status: "interrupted", pending: [card] });
+    const dispose = initialize(model);
+    const view = mount(model);
+    expect(view.get("pp-kernel-check").textContent).toMatch(/A pattern of this schema could take too long/);
+    const started = performance.now();
+    typeInto(view.get("pp-json-editor"), JSON.stringify([`${"a".repeat(40)}!`, 3]));
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(view.q("pp-field-error")).toBeNull();
+    view.cleanup();
+    dispose();
   });
 });
