@@ -150,7 +150,8 @@ let input = "";
 process.stdin.on("data", (chunk) => (input += chunk));
 process.stdin.on("end", () => {
   const verdicts = JSON.parse(input).map(([format, value]) => {
-    const validator = compileSchema({ type: typeof value === "number" ? "number" : "string", format });
+    const type = typeof value === "number" ? "number" : "string";
+    const validator = compileSchema({ type, format });
     if (validator instanceof Error) throw validator;
     return validator.validate(value).length === 0;
   });

@@ -221,7 +221,9 @@ describe("pathological patterns and formats", () => {
     const model = new FakeModel({ status: "interrupted", pending: [card] });
     const dispose = initialize(model);
     const view = mount(model);
-    expect(view.get("pp-kernel-check").textContent).toContain(EVIL);
+    const note = view.get("pp-kernel-check");
+    expect(note.textContent).toContain(EVIL);
+    expect(view.get("pp-field-code").getAttribute("aria-describedby")).toContain(note.id);
     click(view.get("pp-submit"));
     expect(model.lastRequest().data).toEqual({ code: `${"a".repeat(31)}!` });
     await model.respond({ ok: false, error: { name: "InvalidResolutionError", message: "no", problems: [{ path: "$.code", message: "does not match" }] } });

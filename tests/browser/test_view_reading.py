@@ -220,6 +220,44 @@ def test_an_approval_shows_the_arguments_as_the_action_will_receive_them(
     nb.screenshot("r-validated-arguments")
 
 
+EVIL_PATTERN = """
+from pausepoint import ActionContext, ActionInterrupt, Agent, ScriptedModel, action, call
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"code": {"type": "string", "pattern": "^(a+)+$", "default": "a" * 31 + "!"}},
+}
+
+@action
+async def ask(ctx: ActionContext):
+    if ctx.resumption is None:
+        raise ActionInterrupt("Which code?", response_schema=SCHEMA)
+    return ctx.resumption.data
+
+run = Agent(model=ScriptedModel([call("ask"), "Done."]), actions=[ask]).start("go")
+run
+"""
+
+
+def test_a_catastrophic_pattern_is_left_to_the_kernel_and_its_error_shows_at_the_field(
+    open_notebook: OpenNotebook,
+) -> None:
+    nb = open_notebook("evil-pattern", [EVIL_PATTERN])
+    nb.run_all()
+    card = _cards(nb, 1).nth(0)
+    expect(card.get_by_test_id("pp-kernel-check")).to_contain_text("^(a+)+$")
+    started = time.perf_counter()
+    nb.page.evaluate("() => 1")
+    assert time.perf_counter() - started < 1.0
+    card.get_by_test_id("pp-submit").click()
+    error = card.locator('[data-testid="pp-field-error"][data-path="code"]')
+    expect(error).to_contain_text("String should match pattern '^(a+)+$'", timeout=30_000)
+    nb.screenshot("r-pattern-checked-by-the-kernel")
+    card.get_by_test_id("pp-field-code").fill("aaa")
+    card.get_by_test_id("pp-submit").click()
+    expect(nb.page.locator('[data-testid="pp-card"]')).to_have_count(0, timeout=30_000)
+
+
 def test_cards_hold_their_layout_in_a_400px_notebook(open_notebook: OpenNotebook) -> None:
     nb = open_notebook("narrow", [PARALLEL, CHECK])
     nb.run_all()

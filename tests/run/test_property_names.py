@@ -83,3 +83,16 @@ async def test_edited_arguments_with_a_proto_named_field_reach_the_action() -> N
     assert [p.path for p in caught.value.problems] == ['$.editedArgs["a.b"]']
     await run.resume({"approved": True, "editedArgs": {"__proto__": "mine", "a.b": 2}})
     assert [(r.proto, r.dotted) for r in received] == [("mine", 2)]
+
+
+async def test_a_pattern_the_browser_leaves_to_the_kernel_is_reported_at_its_field() -> None:
+    schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}}}
+    run = agent_asking(schema).new_run("go")
+    await run.run()
+    with pytest.raises(InvalidResolutionError) as caught:
+        await run.resume({"code": "a" * 31 + "!"})
+    assert [(p.path, p.message) for p in caught.value.problems] == [
+        ("$.code", "String should match pattern '^(a+)+$'")
+    ]
+    await run.resume({"code": "a" * 31})
+    assert run.prompt.output == "done"

@@ -29,6 +29,7 @@ interface FormContext {
 function describedBy(ctx: FormContext, field: Field, path: string): string | undefined {
   const ids = [];
   if (field.description) ids.push(domId(`${ctx.idPrefix}-help`, path));
+  if (field.patternByKernel) ids.push(domId(`${ctx.idPrefix}-kernel`, path));
   if (ctx.errorsFor(path).length > 0) ids.push(domId(`${ctx.idPrefix}-err`, path));
   return ids.length > 0 ? ids.join(" ") : undefined;
 }
@@ -88,7 +89,7 @@ function primitiveInput(field: Field, path: string, value: string | boolean, ctx
 
 function Help({ ctx, field }: { ctx: FormContext; field: Field }) {
   const byKernel = field.patternByKernel
-    ? html`<p class="pp-help pp-kernel-check" data-testid="pp-kernel-check">The pattern <code>${field.pattern}</code> is checked by the kernel when you send.</p>`
+    ? html`<p class="pp-help pp-kernel-check" id=${domId(`${ctx.idPrefix}-kernel`, field.path)} data-testid="pp-kernel-check">The pattern <code>${field.pattern}</code> is checked by the kernel when you send.</p>`
     : null;
   if (!field.description) return byKernel;
   return html`<p class="pp-help" id=${domId(`${ctx.idPrefix}-help`, field.path)}>${field.description}</p>${byKernel}`;
