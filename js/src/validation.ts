@@ -73,7 +73,7 @@ function isTime(s: string): boolean {
 
 const NUMBER_FORMATS: Record<string, (value: number) => boolean> = {
   int32: (n) => Number.isInteger(n) && n >= INT32[0] && n <= INT32[1],
-  int64: (n) => Number.isInteger(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER,
+  int64: (n) => Number.isInteger(n) && n >= -(2 ** 63) && n <= 2 ** 63,
   float: () => true,
   double: () => true,
 };
@@ -124,7 +124,10 @@ function prepare(schema: Json): Prepared | Error {
         else deferredPatterns.push(here);
       } else if (key === "format" && typeof value === "string") {
         if (hasOwn(known, value)) entries.push([key, value]);
-        else if (hasOwn(NUMBER_FORMATS, value)) numberFormats = true;
+        else if (hasOwn(NUMBER_FORMATS, value)) {
+          numberFormats = true;
+          entries.push([key, value]);
+        }
       } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
         entries.push([key, value.map((item, i) => visitSchema(item, `${here}/${i}`))]);
       } else if (SCHEMA_MAPS.has(key) && isObject(value)) {

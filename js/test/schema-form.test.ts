@@ -155,6 +155,14 @@ describe("validation", () => {
     expect(errors).toEqual({ x: ["String should have at most 2 characters"] });
   });
 
+  it("checks the numeric formats, in nested fields too", () => {
+    const v = compileSchema({ type: "object", properties: { n: { type: "integer", format: "int32" }, rows: { type: "array", items: { type: "number", format: "int64" } } } });
+    expect(v).not.toBeInstanceOf(Error);
+    const check = (value: unknown) => errorsByPath((v as any).validate(value));
+    expect(check({ n: 7, rows: [1, 2] })).toEqual({});
+    expect(check({ n: 2 ** 31, rows: [1, 1.5] })).toEqual({ n: ["Input should be a valid int32"], "rows.1": ["Input should be a valid int64"] });
+  });
+
   it("compiles schemas that carry $schema and $id, twice", () => {
     const s = { $schema: "http://json-schema.org/draft-07/schema#", $id: "urn:pp:x", type: "string" };
     expect(compileSchema(s)).not.toBeInstanceOf(Error);
