@@ -176,7 +176,15 @@ export function compileSchema(schema: unknown): Validator | Error {
     result = {
       deferredPatterns: prepared.deferredPatterns,
       validate(value) {
-        const problems = toProblems(engine.validate(value as never).errors, root, value);
+        let units: OutputUnit[];
+        try {
+          units = engine.validate(value as never).errors;
+        } catch {
+          // A part of the schema the validator cannot follow (say, a reference to
+          // nothing): the kernel's check, which refuses such schemas at the raise, decides.
+          return [];
+        }
+        const problems = toProblems(units, root, value);
         if (prepared.numberFormats && isObject(root)) problems.push(...numberFormatProblems(root, root, value, ""));
         return problems;
       },

@@ -108,6 +108,13 @@ describe("property names are data", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("a schema part the validator cannot follow leaves the check to the kernel instead of throwing", () => {
+    const v = compileSchema({ type: "object", properties: { a: { $ref: "#/$defs/Missing" } } });
+    expect(v).not.toBeInstanceOf(Error);
+    expect(() => (v as Validator).validate({ a: 1 })).not.toThrow();
+    expect((v as Validator).validate({ a: 1 })).toEqual([]);
+  });
+
   it("reads the kernel's paths for those names", () => {
     expect(problemPath('$["a.b"]')).toBe("a~1b");
     expect(problemPath("$.editedArgs.__proto__")).toBe("editedArgs.__proto__");
