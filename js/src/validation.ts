@@ -6,16 +6,16 @@
  * `eval`, so the view runs under a Content-Security-Policy without `unsafe-eval`. Work is
  * bounded: a `pattern` whose matching time cannot be shown to be linear-ish (nested
  * quantifiers, see safe-regex2) is left to the kernel, which matches with RE2, and
- * `format`s are checked on strings of at most FORMAT_MAX_LENGTH characters.
+ * `format`s are checked on strings of at most FORMAT_MAX_LENGTH characters (formats.ts).
  */
-import { format as formats, Validator as SchemaValidator, type OutputUnit } from "@cfworker/json-schema";
+import { Validator as SchemaValidator, type OutputUnit } from "@cfworker/json-schema";
 import safeRegex from "safe-regex2";
 import { joinPath, pathOf, pointerKeys } from "./field-path";
+import { isNumberFormat, isStringFormat, numberFits } from "./formats";
 import { hasOwn, own, record } from "./own";
 import type { Json, JsonObject } from "./types";
 
-/** Longer strings are left to the kernel's format check. */
-export const FORMAT_MAX_LENGTH = 4096;
+export { FORMAT_MAX_LENGTH } from "./formats";
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -41,51 +41,6 @@ export function isSafePattern(pattern: string): boolean {
     return false;
   }
   return safeRegex(pattern);
-}
-
-// Formats the validator lacks, and three it reads more strictly than the kernel (a
-// hostname's final dot, a `urn:uuid:` prefix, a regex read without the `u` flag).
-const INT32 = [-(2 ** 31), 2 ** 31 - 1];
-const extraFormats: Record<string, (value: string) => boolean> = {
-  hostname: (s) => /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i.test(s),
-  uuid: (s) => /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(s),
-  regex: (s) => {
-    if (/[^\\]\\Z/.test(s)) return false;
-    try {
-      new RegExp(s);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  "iso-time": (s) => /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(?:z|[+-]\d\d(?::?\d\d)?)?$/i.test(s) && isTime(s),
-  "iso-date-time": (s) => {
-    const at = s.search(/[tT\s]/);
-    return at > 0 && formats.date(s.slice(0, at)) && extraFormats["iso-time"](s.slice(at + 1));
-  },
-  byte: (s) => s.length % 4 === 0 && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s),
-};
-
-function isTime(s: string): boolean {
-  const [h, m, sec] = s.split(":").map((part) => Number.parseFloat(part));
-  return h <= 23 && m <= 59 && sec < 61;
-}
-
-const NUMBER_FORMATS: Record<string, (value: number) => boolean> = {
-  int32: (n) => Number.isInteger(n) && n >= INT32[0] && n <= INT32[1],
-  int64: (n) => Number.isInteger(n) && n >= -(2 ** 63) && n <= 2 ** 63,
-  float: () => true,
-  double: () => true,
-};
-
-// Formats are bounded once, for every validator: a long string is the kernel's to check.
-const known = record<(value: string) => boolean>();
-for (const [name, check] of [...Object.entries(formats), ...Object.entries(extraFormats)]) {
-  known[name] = check;
-}
-for (const name of Object.keys(known)) {
-  const check = known[name];
-  (formats as Record<string, (value: string) => boolean>)[name] = (value) => value.length > FORMAT_MAX_LENGTH || check(value);
 }
 
 // Where a schema holds schemas; anything else in it is data (enum, const, default, ...).
@@ -123,8 +78,8 @@ function prepare(schema: Json): Prepared | Error {
         if (isSafePattern(value)) entries.push([key, value]);
         else deferredPatterns.push(here);
       } else if (key === "format" && typeof value === "string") {
-        if (hasOwn(known, value)) entries.push([key, value]);
-        else if (hasOwn(NUMBER_FORMATS, value)) {
+        if (isStringFormat(value)) entries.push([key, value]);
+        else if (isNumberFormat(value)) {
           numberFormats = true;
           entries.push([key, value]);
         }
@@ -202,7 +157,7 @@ function numberFormatProblems(root: JsonObject, schema: JsonObject, value: unkno
   if (!node) return [];
   const problems: FieldProblem[] = [];
   const fmt = node.format;
-  if (typeof fmt === "string" && typeof value === "number" && hasOwn(NUMBER_FORMATS, fmt) && !NUMBER_FORMATS[fmt](value)) {
+  if (typeof fmt === "string" && typeof value === "number" && !numberFits(fmt, value)) {
     problems.push({ path, message: `Input should be a valid ${fmt}` });
   }
   const properties = node.properties;
