@@ -266,9 +266,13 @@ describe("pathological patterns and formats", () => {
         for (const unit of units) {
           for (const length of [40, FORMAT_MAX_LENGTH - prefix.length - 1]) {
             const text = `${prefix}${unit.repeat(Math.ceil(length / unit.length)).slice(0, length)}!`;
-            const started = performance.now();
-            v.validate(text);
-            const took = performance.now() - started;
+            // The fastest of three runs, so that a pause of a busy machine is not counted.
+            let took = Number.POSITIVE_INFINITY;
+            for (let run = 0; run < 3 && took > 100; run += 1) {
+              const started = performance.now();
+              v.validate(text);
+              took = Math.min(took, performance.now() - started);
+            }
             if (took > 100) slow.push(`${name} ${JSON.stringify(text.slice(0, 24))}… (${text.length}): ${took.toFixed(0)} ms`);
           }
         }
