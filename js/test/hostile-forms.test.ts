@@ -245,6 +245,14 @@ describe("pathological patterns and formats", () => {
     dispose();
   });
 
+  it("an array's rows say the kernel checks their pattern", () => {
+    const list = { type: "object", properties: { codes: { type: "array", items: { type: "string", pattern: EVIL } } } };
+    const root = describeSchema(list)!;
+    expect(root.children?.[0].item).toMatchObject({ patternByKernel: true });
+    const check = checkForm(root, { codes: [`${"a".repeat(40)}!`] }, compileSchema(list));
+    expect(check.valid).toBe(true);
+  });
+
   it("leaves formats of very long strings to the kernel", () => {
     const v = compileSchema({ type: "string", format: "email" }) as Validator;
     expect(errorsByPath(v.validate("not an email"))).toEqual({ "": ["Input should be a valid email"] });

@@ -121,7 +121,7 @@ describe("validation", () => {
   const root = describeSchema(schema)!;
   const validator = compileSchema(schema);
 
-  it("maps ajv errors to field paths", () => {
+  it("maps the validator's errors to field paths", () => {
     const raw = { ...initialRaw(root), name: "A", age: "200", email: "nope", code: "abc", address: undefined as never, "address.zip": "1", tags: ["a"] };
     const check = checkForm(root, raw, validator);
     expect(check.valid).toBe(false);

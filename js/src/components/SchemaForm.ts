@@ -29,7 +29,7 @@ interface FormContext {
 function describedBy(ctx: FormContext, field: Field, path: string): string | undefined {
   const ids = [];
   if (field.description) ids.push(domId(`${ctx.idPrefix}-help`, path));
-  if (field.patternByKernel) ids.push(domId(`${ctx.idPrefix}-kernel`, path));
+  if (field.patternByKernel) ids.push(domId(`${ctx.idPrefix}-kernel`, field.path));
   if (ctx.errorsFor(path).length > 0) ids.push(domId(`${ctx.idPrefix}-err`, path));
   return ids.length > 0 ? ids.join(" ") : undefined;
 }
@@ -87,10 +87,16 @@ function primitiveInput(field: Field, path: string, value: string | boolean, ctx
   />`;
 }
 
+/** A pattern the browser does not run (see validation.ts) is the kernel's to check. */
+function KernelCheck({ ctx, field }: { ctx: FormContext; field: Field }) {
+  if (!field.patternByKernel) return null;
+  return html`<p class="pp-help pp-kernel-check" id=${domId(`${ctx.idPrefix}-kernel`, field.path)} data-testid="pp-kernel-check">
+    The pattern <code>${field.pattern}</code> is checked by the kernel when you send.
+  </p>`;
+}
+
 function Help({ ctx, field }: { ctx: FormContext; field: Field }) {
-  const byKernel = field.patternByKernel
-    ? html`<p class="pp-help pp-kernel-check" id=${domId(`${ctx.idPrefix}-kernel`, field.path)} data-testid="pp-kernel-check">The pattern <code>${field.pattern}</code> is checked by the kernel when you send.</p>`
-    : null;
+  const byKernel = html`<${KernelCheck} ctx=${ctx} field=${field} />`;
   if (!field.description) return byKernel;
   return html`<p class="pp-help" id=${domId(`${ctx.idPrefix}-help`, field.path)}>${field.description}</p>${byKernel}`;
 }
@@ -119,6 +125,7 @@ function renderField(field: Field, ctx: FormContext): VNode {
     return html`<fieldset class="pp-fieldset pp-array" data-testid=${`pp-fieldset-${field.path}`}>
       <legend>${field.label}<${Required} field=${field} /></legend>
       <${Help} ctx=${ctx} field=${field} />
+      <${KernelCheck} ctx=${ctx} field=${item} />
       ${rows.map((row, i) => {
         const rowPath = joinPath(field.path, i);
         return html`<div class="pp-array-row" key=${i}>
