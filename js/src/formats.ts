@@ -75,3 +75,26 @@ export function isNumberFormat(name: string): boolean {
 export function numberFits(name: string, value: number): boolean {
   return !isNumberFormat(name) || NUMBER_FORMATS[name](value);
 }
+
+// A schema's `pattern` runs as a format of its own, so that it can be bounded like the
+// formats (see patterns.ts); the name cannot clash with a schema's format, which is only
+// kept when it is one of the names above.
+const PATTERN_FORMAT = "pattern ";
+const patternFormats = record<(value: string) => boolean>();
+
+/** The name of a format that matches `pattern` on texts of at most `maxLength`. */
+export function patternFormat(pattern: string, maxLength: number): string {
+  const name = `${PATTERN_FORMAT}${pattern}`;
+  if (!hasOwn(patternFormats, name)) {
+    const regex = new RegExp(pattern, "u");
+    const check = (value: string) => value.length > maxLength || regex.test(value);
+    patternFormats[name] = check;
+    (formats as Record<string, (value: string) => boolean>)[name] = check;
+  }
+  return name;
+}
+
+/** The pattern a `patternFormat` name stands for, or null for any other format. */
+export function patternOfFormat(name: string): string | null {
+  return hasOwn(patternFormats, name) ? name.slice(PATTERN_FORMAT.length) : null;
+}

@@ -4,14 +4,14 @@
  *
  * The validator (@cfworker/json-schema) interprets schemas; nothing is compiled with
  * `eval`, so the view runs under a Content-Security-Policy without `unsafe-eval`. Work is
- * bounded: a `pattern` whose matching time cannot be shown to be linear-ish (nested
- * quantifiers, see safe-regex2) is left to the kernel, which matches with RE2, and
- * `format`s are checked on strings of at most FORMAT_MAX_LENGTH characters (formats.ts).
+ * bounded: a `pattern` runs only where its matching time is bounded (patterns.ts; the
+ * kernel matches every pattern with RE2), and `format`s are checked on strings of at most
+ * FORMAT_MAX_LENGTH characters (formats.ts).
  */
 import { Validator as SchemaValidator, type OutputUnit } from "@cfworker/json-schema";
-import safeRegex from "safe-regex2";
 import { joinPath, pathOf, pointerKeys } from "./field-path";
-import { isNumberFormat, isStringFormat, numberFits } from "./formats";
+import { isNumberFormat, isStringFormat, numberFits, patternFormat, patternOfFormat } from "./formats";
+import { patternPlan } from "./patterns";
 import { hasOwn, own, record } from "./own";
 import type { Json, JsonObject } from "./types";
 
@@ -33,14 +33,9 @@ export interface Validator {
   deferredPatterns: readonly string[];
 }
 
-/** Whether the browser may run `pattern`: it compiles and has no nested quantifiers. */
+/** Whether the browser runs `pattern` at all (see patterns.ts). */
 export function isSafePattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern, "u");
-  } catch {
-    return false;
-  }
-  return safeRegex(pattern);
+  return patternPlan(pattern).runs;
 }
 
 // Where a schema holds schemas; anything else in it is data (enum, const, default, ...).
@@ -72,10 +67,13 @@ function prepare(schema: Json): Prepared | Error {
   const visitSchema = (node: Json, location: string): Json => {
     if (!isObject(node)) return node;
     const entries: Array<[string, Json]> = [];
+    const patterns: JsonObject[] = [];
     for (const [key, value] of Object.entries(node)) {
       const here = `${location}/${escape(key)}`;
       if (key === "pattern" && typeof value === "string") {
-        if (isSafePattern(value)) entries.push([key, value]);
+        // Run as a bounded format (see patterns.ts), or not at all.
+        const plan = patternPlan(value);
+        if (plan.runs) patterns.push({ format: patternFormat(value, plan.maxLength) });
         else deferredPatterns.push(here);
       } else if (key === "format" && typeof value === "string") {
         if (isStringFormat(value)) entries.push([key, value]);
@@ -96,6 +94,11 @@ function prepare(schema: Json): Prepared | Error {
       } else {
         entries.push([key, value]);
       }
+    }
+    if (patterns.length > 0) {
+      const allOf = entries.find(([key, value]) => key === "allOf" && Array.isArray(value));
+      if (allOf) allOf[1] = [...(allOf[1] as Json[]), ...patterns];
+      else entries.push(["allOf", patterns]);
     }
     return plain(entries);
   };
@@ -254,8 +257,10 @@ function friendly(unit: OutputUnit, root: Json, instance: unknown): FieldProblem
     }
     case "const":
       return one(`Input should be ${quoted(limit)}`);
-    case "format":
-      return one(`Input should be a valid ${String(limit)}`);
+    case "format": {
+      const pattern = patternOfFormat(String(limit));
+      return one(pattern === null ? `Input should be a valid ${String(limit)}` : `String should match pattern '${pattern}'`);
+    }
     case "minimum":
       return one(`Input should be greater than or equal to ${String(limit)}`);
     case "exclusiveMinimum":

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/schema-form";
 import { checkJsonText, compileSchema, errorsByPath, FORMAT_MAX_LENGTH, isSafePattern, type Validator } from "../src/validation";
 import { problemPath } from "../src/protocol";
+import { patternPlan } from "../src/patterns";
 import { domId } from "../src/components/fields";
 import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
 
@@ -193,6 +194,37 @@ describe("pathological patterns and formats", () => {
     expect(isSafePattern("(unclosed")).toBe(false);
     expect(isSafePattern("^[A-Z]{3}$")).toBe(true);
     expect(isSafePattern("^[a-z0-9._-]+@[a-z]+$")).toBe(true);
+  });
+
+  it("runs a pattern only on texts short enough for its cost", () => {
+    expect(patternPlan("^(a|a)*$").runs).toBe(false);
+    expect(patternPlan("^(a|aa)+$").runs).toBe(false);
+    expect(patternPlan("^(?:foo|bar)$")).toMatchObject({ runs: true });
+    const linear = patternPlan("^[A-Z]{3}$");
+    const cubic = patternPlan("^.*.*.*=$");
+    expect(linear.maxLength).toBeGreaterThan(1_000_000);
+    expect(cubic.runs).toBe(true);
+    expect(cubic.maxLength).toBeLessThan(100);
+    const v = compileSchema({ type: "string", pattern: "^.*.*.*=$" }) as Validator;
+    expect(errorsByPath(v.validate("no equals sign"))).toEqual({ "": ["String should match pattern '^.*.*.*=$'"] });
+    const started = performance.now();
+    expect(v.validate("a".repeat(20_000))).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it("no pattern keeps the page busy, whatever the text", () => {
+    const patterns = ["^(a+)+$", "^(a|a)*$", "^(a|aa)+$", "^.*.*.*.*=$", "^(\\w+\\s?)*$", "^([a-z0-9]+-?)*$", "^\\d*\\d*\\d*\\d*x$", "(x+x+)+y", "^[a-z]+@[a-z]+\\.[a-z]+$"];
+    const slow: string[] = [];
+    for (const pattern of patterns) {
+      const v = compileSchema({ type: "string", pattern }) as Validator;
+      for (const text of ["a".repeat(31) + "!", "a".repeat(20_000) + "!", "1".repeat(5_000) + "!", "x".repeat(3_000)]) {
+        const started = performance.now();
+        v.validate(text);
+        const took = performance.now() - started;
+        if (took > 200) slow.push(`${pattern} on ${text.length} characters: ${took.toFixed(0)} ms`);
+      }
+    }
+    expect(slow).toEqual([]);
   });
 
   it("never runs an unsafe pattern, and says the kernel checks it", () => {
