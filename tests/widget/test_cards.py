@@ -6,6 +6,7 @@ from pydantic import BaseModel
 
 from pausepoint import Agent, ScriptedModel, action, call
 from pausepoint.widget._cards import validated_arguments
+from pausepoint.widget._preview import PREVIEW_KEY, is_preview
 
 
 class Deploy(BaseModel):
@@ -48,3 +49,13 @@ def test_arguments_that_do_not_fit_the_action_are_reported_not_shown_as_validate
     assert [problem["path"] for problem in shown["argsProblems"]] == ["$.dry_run"]
     assert "bool" in shown["argsProblems"][0]["message"]
     assert validated_arguments(None, {"x": 1}) == {}
+
+
+async def test_large_validated_arguments_travel_as_a_preview_like_the_model_input() -> None:
+    run = deploy_agent(service="x" * 100_000, dry_run=True, replicas=1).new_run("go")
+    await run.run()
+    (card,) = run.view.pending
+    assert is_preview(card["args"])
+    assert is_preview(card["validatedArgs"])
+    ref = card["validatedArgs"][PREVIEW_KEY]["ref"]
+    assert run.view.full_value(ref)["service"] == "x" * 100_000
