@@ -40,7 +40,7 @@ $(BUNDLE): $(NODE_STAMP) $(JS_SOURCES)
 
 js: $(BUNDLE)
 
-js-test: $(NODE_STAMP)
+js-test: $(NODE_STAMP) $(BUNDLE)
 	cd js && npm run --silent typecheck && npm test
 
 lint: $(STAMP)

@@ -1,8 +1,8 @@
 """The kernel refuses every format value the browser refuses: it is the authority.
 
-The browser's verdicts come from the view's own ajv and ajv-formats (``js/node_modules``,
-set up as in ``js/src/validation.ts``), run through node. Skipped without node or the
-front end's packages, except under ``CI=true``.
+The browser's verdicts come from the view's own validation module (``js/src/validation.ts``,
+bundled for node with the front end's esbuild), run through node. Skipped without node or
+the front end's packages, except under ``CI=true``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 
 from pausepoint._response_schema import answer_validator
 
-JS = Path(__file__).resolve().parents[1] / "js" / "node_modules"
+JS = Path(__file__).resolve().parents[1] / "js"
 
 GOOD = {
     "date": "2026-02-28",
@@ -128,20 +128,33 @@ NUMBERS = [0, -7, 1.5, 2**31 - 1, 2**31, -(2**31) - 1, 2**53, 2**63, 1e300]
 
 def browser_verdicts(cases: list[tuple[str, Any]]) -> list[bool]:
     node = shutil.which("node")
-    if node is None or not (JS / "ajv-formats").is_dir():
+    if node is None or not (JS / "node_modules" / "esbuild").is_dir():
         if os.environ.get("CI") == "true":
             pytest.fail("node and js/node_modules are needed for the format cross-check in CI")
         pytest.skip("node or js/node_modules missing (run make js)")
     script = """
-const Ajv2020 = require(process.argv[1] + "/ajv/dist/2020").default;
-const addFormats = require(process.argv[1] + "/ajv-formats").default;
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-addFormats(ajv);
+const { buildSync } = require(process.argv[1] + "/node_modules/esbuild");
+const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
+const { join } = require("node:path");
+const { tmpdir } = require("node:os");
+const built = buildSync({
+  entryPoints: [process.argv[1] + "/src/validation.ts"],
+  bundle: true, platform: "node", format: "cjs", write: false, logLevel: "error",
+});
+const dir = mkdtempSync(join(tmpdir(), "pp-validation-"));
+const file = join(dir, "validation.cjs");
+writeFileSync(file, built.outputFiles[0].text);
+const { compileSchema } = require(file);
+rmSync(dir, { recursive: true });
 let input = "";
 process.stdin.on("data", (chunk) => (input += chunk));
 process.stdin.on("end", () => {
-  const verdicts = JSON.parse(input).map(([format, value]) =>
-    ajv.validate({ type: typeof value === "number" ? "number" : "string", format }, value));
+  const verdicts = JSON.parse(input).map(([format, value]) => {
+    const type = typeof value === "number" ? "number" : "string";
+    const validator = compileSchema({ type, format });
+    if (validator instanceof Error) throw validator;
+    return validator.validate(value).length === 0;
+  });
   process.stdout.write(JSON.stringify(verdicts));
 });
 """

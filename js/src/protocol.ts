@@ -3,6 +3,7 @@
  * request id, keeps a resolver for it, and the kernel answers each id exactly once with a
  * `response` message, which `initialize`'s message handler hands to `dispatchResponse`.
  */
+import { jsonPathKeys, pathOf, pointerKeys } from "./field-path";
 import type { Json, Model, Response, ResponseError } from "./types";
 
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -131,25 +132,14 @@ export function isFinalError(error: ResponseError): boolean {
 }
 
 /**
- * A problem's path as dotted field path (`a.b.0`). The contract leaves the format open,
- * so JSON pointers (`/a/b/0`), JSON paths (`$.a.b[0]`), dotted strings and arrays of keys
- * are all understood.
+ * A problem's path as a field path (see field-path.ts). The contract leaves the format
+ * open, so JSON pointers (`/a/b/0`), JSON paths (`$.a.b[0]`, `$["a.b"]`), dotted strings
+ * and arrays of keys are all understood.
  */
 export function problemPath(path: unknown): string {
-  if (Array.isArray(path)) return path.map(String).join(".");
+  if (Array.isArray(path)) return pathOf(path.map((k) => (typeof k === "number" ? k : String(k))));
   if (typeof path !== "string") return "";
-  let p = path.trim();
-  if (p.startsWith("#")) p = p.slice(1);
-  if (p.startsWith("/")) {
-    return p
-      .slice(1)
-      .split("/")
-      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
-      .join(".");
-  }
-  if (p.startsWith("$")) p = p.slice(1);
-  return p
-    .replace(/\[(\d+)\]/g, ".$1")
-    .replace(/\[['"]([^'"]*)['"]\]/g, ".$1")
-    .replace(/^\./, "");
+  const p = path.trim();
+  if (p.startsWith("#") || p.startsWith("/")) return pathOf(pointerKeys(p));
+  return pathOf(jsonPathKeys(p));
 }

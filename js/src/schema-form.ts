@@ -1,13 +1,20 @@
 /**
  * The logic of schema forms, free of the DOM: a JSON Schema becomes field descriptors
  * (or `null` when the form builder does not support it and a JSON editor takes over),
- * the inputs' raw values become the answer, and ajv's errors become field paths.
+ * the inputs' raw values become the answer, and the validator's problems land on fields.
  *
- * Paths are dotted (`address.city`, `tags.0`); the root is the empty path.
+ * Paths are field paths (see field-path.ts: `address.city`, `tags.0`; the root is "").
+ * Property names are data: every record keyed by a name or a path has no prototype, and
+ * values are built with own properties only, so `__proto__` or `constructor` are fields
+ * like any other.
  */
+import { joinPath } from "./field-path";
 import { fieldLabel } from "./labels";
+import { hasOwn, own, record, setOwn } from "./own";
 import type { Json, JsonObject } from "./types";
-import { errorsByPath, type Validator } from "./validation";
+import { errorsByPath, isSafePattern, type Validator } from "./validation";
+
+export { joinPath };
 
 export type FieldKind = "string" | "number" | "integer" | "boolean" | "enum" | "object" | "array";
 
@@ -23,6 +30,8 @@ export interface Field {
   default?: Json;
   format?: string;
   pattern?: string;
+  /** The pattern is not run here (it could take exponential time); the kernel checks it. */
+  patternByKernel?: boolean;
   minLength?: number;
   maxLength?: number;
   minimum?: number;
@@ -46,10 +55,6 @@ function isObject(value: unknown): value is Schema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function joinPath(parent: string, key: string | number): string {
-  return parent === "" ? String(key) : `${parent}.${key}`;
-}
-
 function pointerLookup(root: Schema, ref: string): unknown {
   if (!ref.startsWith("#")) return undefined;
   const pointer = ref.slice(1);
@@ -59,7 +64,7 @@ function pointerLookup(root: Schema, ref: string): unknown {
   for (const raw of pointer.slice(1).split("/")) {
     const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
     if (!isObject(node) && !Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[part];
+    node = Array.isArray(node) ? node[Number(part)] : own(node as Record<string, unknown>, part);
     if (node === undefined) return undefined;
   }
   return node;
@@ -150,7 +155,7 @@ function describe(
   schema = unwrapped.schema;
   const nullable = unwrapped.nullable;
   for (const unsupported of ["anyOf", "oneOf", "allOf", "not", "if", "const", "$ref", "prefixItems", "patternProperties"]) {
-    if (unsupported in schema) return null;
+    if (hasOwn(schema, unsupported)) return null;
   }
 
   const base: Field = {
@@ -162,7 +167,7 @@ function describe(
     required,
     nullable,
   };
-  if ("default" in schema) base.default = schema.default;
+  if (hasOwn(schema, "default")) base.default = schema.default;
 
   if (Array.isArray(schema.enum)) {
     if (!schema.enum.every(isPrimitiveJson) || schema.enum.length === 0) return null;
@@ -177,6 +182,7 @@ function describe(
         kind: "string",
         format: str(schema.format),
         pattern: str(schema.pattern),
+        patternByKernel: typeof schema.pattern === "string" && !isSafePattern(schema.pattern) ? true : undefined,
         minLength: num(schema.minLength),
         maxLength: num(schema.maxLength),
       };
@@ -251,12 +257,12 @@ function rawOf(field: Field, value: Json | undefined): string | boolean {
 
 /** The inputs' starting values: `value` where given (e.g. a tool's args), else the schema's defaults. */
 export function initialRaw(field: Field, value?: Json): RawState {
-  const state: RawState = {};
+  const state = record<RawValue>();
   const visit = (f: Field, v: Json | undefined) => {
     const given = v !== undefined ? v : f.default;
     if (f.kind === "object") {
       const obj = isObject(given) ? given : {};
-      for (const child of f.children ?? []) visit(child, obj[child.key]);
+      for (const child of f.children ?? []) visit(child, own(obj, child.key));
     } else if (f.kind === "array") {
       const rows = Array.isArray(given) ? given : [];
       state[f.path] = rows.map((row) => rawOf(f.item as Field, row));
@@ -315,23 +321,24 @@ function primitiveValue(field: Field, raw: RawValue | undefined, path: string, e
 
 /** The answer the inputs describe. Empty optional inputs are left out. */
 export function buildValue(field: Field, raw: RawState): Built {
-  const parseErrors: Record<string, string> = {};
+  const parseErrors = record<string>();
   const visit = (f: Field): Json | undefined => {
     if (f.kind === "object") {
       const out: JsonObject = {};
       for (const child of f.children ?? []) {
         const v = visit(child);
-        if (v !== undefined) out[child.key] = v;
+        if (v !== undefined) setOwn(out, child.key, v);
       }
       if (f.path !== "" && !f.required && Object.keys(out).length === 0) return undefined;
       return out;
     }
     if (f.kind === "array") {
-      const rows = Array.isArray(raw[f.path]) ? (raw[f.path] as Array<string | boolean>) : [];
+      const given = own(raw, f.path);
+      const rows = Array.isArray(given) ? given : [];
       if (rows.length === 0 && !f.required) return undefined;
       return rows.map((row, i) => primitiveValue(f.item as Field, row, joinPath(f.path, i), parseErrors, true) ?? null);
     }
-    return primitiveValue(f, raw[f.path], f.path, parseErrors, false);
+    return primitiveValue(f, own(raw, f.path), f.path, parseErrors, false);
   };
   return { value: visit(field), parseErrors };
 }
@@ -346,12 +353,12 @@ export interface Check {
 /** Builds the answer from the inputs and checks it against the schema. */
 export function checkForm(field: Field, raw: RawState, validator: Validator | Error): Check {
   const { value, parseErrors } = buildValue(field, raw);
-  const errors: Record<string, string[]> = {};
+  const errors = record<string[]>();
   for (const [path, message] of Object.entries(parseErrors)) errors[path] = [message];
   if (!(validator instanceof Error)) {
     const found = errorsByPath(validator.validate(value === undefined ? null : value));
     for (const [path, messages] of Object.entries(found)) {
-      if (errors[path]) continue;
+      if (hasOwn(errors, path)) continue;
       errors[path] = messages;
     }
   }
@@ -362,11 +369,11 @@ export function checkForm(field: Field, raw: RawState, validator: Validator | Er
   };
   collect(field);
   // Errors inside an array row belong to the row; anything else unknown goes to the form.
-  const placed: Record<string, string[]> = {};
+  const placed = record<string[]>();
   for (const [path, messages] of Object.entries(errors)) {
     const arrayRow = /^(.*)\.(\d+)$/.exec(path);
     const target = known.has(path) || (arrayRow && known.has(arrayRow[1])) ? path : "";
-    placed[target] = [...(placed[target] ?? []), ...messages];
+    placed[target] = [...(own(placed, target) ?? []), ...messages];
   }
   return { valid: Object.keys(errors).length === 0, value, errors: placed };
 }

@@ -97,6 +97,10 @@ export interface PendingCard {
   responseSchema: JsonObject | null;
   createdAt: string;
   expiresAt: string | null;
+  /** An approval's arguments as the action will receive them, when they fit its input. */
+  validatedArgs?: JsonObject | null;
+  /** Why an approval's arguments do not fit the action's input. */
+  argsProblems?: Problem[];
 }
 
 export interface Problem {

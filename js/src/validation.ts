@@ -1,29 +1,119 @@
 /**
- * Checking answers in the browser with ajv, for instant feedback (the kernel's check is
- * the authoritative one), and ajv's errors as dotted field paths.
+ * Checking answers in the browser for instant feedback (the kernel's check is the
+ * authoritative one), with messages in the kernel's words and problems at field paths.
+ *
+ * The validator (@cfworker/json-schema) interprets schemas; nothing is compiled with
+ * `eval`, so the view runs under a Content-Security-Policy without `unsafe-eval`. Work is
+ * bounded: a `pattern` runs only where its matching time is bounded (patterns.ts; the
+ * kernel matches every pattern with RE2), and `format`s are checked on strings of at most
+ * FORMAT_MAX_LENGTH characters (formats.ts).
  */
-import Ajv2020 from "ajv/dist/2020";
-import type { ErrorObject, ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import { Validator as SchemaValidator, type OutputUnit } from "@cfworker/json-schema";
+import { joinPath, pathOf, pointerKeys } from "./field-path";
+import { isNumberFormat, isStringFormat, numberFits, patternFormat, patternOfFormat } from "./formats";
+import { patternPlan } from "./patterns";
+import { hasOwn, own, record } from "./own";
 import type { Json, JsonObject } from "./types";
+
+export { FORMAT_MAX_LENGTH } from "./formats";
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function joinPath(parent: string, key: string): string {
-  return parent === "" ? key : `${parent}.${key}`;
+/** One problem the browser found: a field path ("" for the root) and a message. */
+export interface FieldProblem {
+  path: string;
+  message: string;
 }
 
 export interface Validator {
-  validate(value: unknown): ErrorObject[];
+  validate(value: unknown): FieldProblem[];
+  /** The patterns left to the kernel, by the schema location that holds them. */
+  deferredPatterns: readonly string[];
+}
+
+/** Whether the browser runs `pattern` at all (see patterns.ts). */
+export function isSafePattern(pattern: string): boolean {
+  return patternPlan(pattern).runs;
+}
+
+// Where a schema holds schemas; anything else in it is data (enum, const, default, ...).
+const SCHEMA_VALUED = new Set(["items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "not", "if", "then", "else", "contains", "propertyNames"]);
+const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
+
+interface Prepared {
+  schema: JsonObject | boolean;
+  deferredPatterns: string[];
+  /** `format`s on numbers, checked here: the validator checks formats on strings only. */
+  numberFormats: boolean;
+}
+
+/** A plain object with `entries` as own keys (`__proto__` included). */
+function plain(entries: Array<[string, Json]>): JsonObject {
+  return Object.fromEntries(entries) as JsonObject;
+}
+
+/**
+ * A copy of `schema` the validator can run safely: patterns it must not run removed (and
+ * listed), formats it does not know removed (so that no name reaches a prototype).
+ */
+function prepare(schema: Json): Prepared | Error {
+  const deferredPatterns: string[] = [];
+  let numberFormats = false;
+  let unsafeKey: string | null = null;
+  const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+  const visitSchema = (node: Json, location: string): Json => {
+    if (!isObject(node)) return node;
+    const entries: Array<[string, Json]> = [];
+    const patterns: JsonObject[] = [];
+    for (const [key, value] of Object.entries(node)) {
+      const here = `${location}/${escape(key)}`;
+      if (key === "pattern" && typeof value === "string") {
+        // Run as a bounded format (see patterns.ts), or not at all.
+        const plan = patternPlan(value);
+        if (plan.runs) patterns.push({ format: patternFormat(value, plan.maxLength) });
+        else deferredPatterns.push(here);
+      } else if (key === "format" && typeof value === "string") {
+        if (isStringFormat(value)) entries.push([key, value]);
+        else if (isNumberFormat(value)) {
+          numberFormats = true;
+          entries.push([key, value]);
+        }
+      } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
+        entries.push([key, value.map((item, i) => visitSchema(item, `${here}/${i}`))]);
+      } else if (SCHEMA_MAPS.has(key) && isObject(value)) {
+        if (key === "patternProperties") {
+          const bad = Object.keys(value).find((p) => !isSafePattern(p));
+          if (bad !== undefined) unsafeKey = bad;
+        }
+        entries.push([key, plain(Object.entries(value).map(([name, sub]) => [name, visitSchema(sub, `${here}/${escape(name)}`)]))]);
+      } else if (SCHEMA_VALUED.has(key)) {
+        entries.push([key, visitSchema(value, here)]);
+      } else {
+        entries.push([key, value]);
+      }
+    }
+    if (patterns.length > 0) {
+      const allOf = entries.find(([key, value]) => key === "allOf" && Array.isArray(value));
+      if (allOf) allOf[1] = [...(allOf[1] as Json[]), ...patterns];
+      else entries.push(["allOf", patterns]);
+    }
+    return plain(entries);
+  };
+  const copy = visitSchema(schema, "#");
+  if (unsafeKey !== null) {
+    return new Error(`its property-name pattern '${unsafeKey}' could take too long to match in the browser`);
+  }
+  return { schema: typeof copy === "boolean" ? copy : (copy as JsonObject), deferredPatterns, numberFormats };
 }
 
 const validators = new Map<string, Validator | Error>();
 
 /**
- * An ajv validator for `schema` (JSON Schema 2020-12, which reads draft-07 schemas such as
- * pydantic's too), or the Error that compiling it raised.
+ * A validator for `schema` (JSON Schema 2020-12, which reads draft-07 schemas such as
+ * pydantic's too), or an Error saying why the browser leaves the check to the kernel.
  */
 export function compileSchema(schema: unknown): Validator | Error {
   const key = JSON.stringify(schema);
@@ -33,15 +123,28 @@ export function compileSchema(schema: unknown): Validator | Error {
   try {
     // `$schema` and `$id` would tie the schema to a meta-schema or an id that another
     // card's schema may share; validation needs neither.
-    const { $schema: _s, $id: _i, ...rest } = (isObject(schema) ? schema : {}) as JsonObject;
-    void _s;
-    void _i;
-    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(ajv);
-    const fn: ValidateFunction = ajv.compile(isObject(schema) ? rest : (schema as never));
+    const source = isObject(schema) ? Object.fromEntries(Object.entries(schema).filter(([k]) => k !== "$schema" && k !== "$id")) : schema;
+    if (!isObject(source) && typeof source !== "boolean") throw new Error("a schema is an object");
+    const prepared = prepare(source as Json);
+    if (prepared instanceof Error) throw prepared;
+    const engine = new SchemaValidator(prepared.schema as never, "2020-12", false);
+    const root = prepared.schema;
+    // Unresolvable references surface on first use; find them now.
+    engine.validate(null);
     result = {
+      deferredPatterns: prepared.deferredPatterns,
       validate(value) {
-        return fn(value) ? [] : [...(fn.errors ?? [])];
+        let units: OutputUnit[];
+        try {
+          units = engine.validate(value as never).errors;
+        } catch {
+          // A part of the schema the validator cannot follow (say, a reference to
+          // nothing): the kernel's check, which refuses such schemas at the raise, decides.
+          return [];
+        }
+        const problems = toProblems(units, root, value);
+        if (prepared.numberFormats && isObject(root)) problems.push(...numberFormatProblems(root, root, value, ""));
+        return problems;
       },
     };
   } catch (err) {
@@ -51,13 +154,62 @@ export function compileSchema(schema: unknown): Validator | Error {
   return result;
 }
 
-export function pointerToPath(pointer: string): string {
-  if (!pointer) return "";
-  return pointer
-    .replace(/^\//, "")
-    .split("/")
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .join(".");
+/** The pydantic-style check of numeric formats, for a plain object schema's own fields. */
+function numberFormatProblems(root: JsonObject, schema: JsonObject, value: unknown, path: string): FieldProblem[] {
+  const node = resolveRefs(root, schema);
+  if (!node) return [];
+  const problems: FieldProblem[] = [];
+  const fmt = node.format;
+  if (typeof fmt === "string" && typeof value === "number" && !numberFits(fmt, value)) {
+    problems.push({ path, message: `Input should be a valid ${fmt}` });
+  }
+  const properties = node.properties;
+  if (isObject(properties) && isObject(value)) {
+    for (const [key, sub] of Object.entries(properties)) {
+      const child = own(value as Record<string, unknown>, key);
+      if (child !== undefined && isObject(sub)) problems.push(...numberFormatProblems(root, sub, child, joinPath(path, key)));
+    }
+  }
+  if (isObject(node.items) && Array.isArray(value)) {
+    value.forEach((item, i) => problems.push(...numberFormatProblems(root, node.items as JsonObject, item, joinPath(path, i))));
+  }
+  return problems;
+}
+
+function resolveRefs(root: JsonObject, schema: JsonObject): JsonObject | null {
+  let node: unknown = schema;
+  for (let hops = 0; isObject(node) && typeof node.$ref === "string"; hops += 1) {
+    if (hops > 32) return null;
+    node = at(root, node.$ref);
+  }
+  return isObject(node) ? node : null;
+}
+
+/** The node at a local reference or keyword location, following `$ref`s on the way. */
+function at(root: Json, location: string): Json | undefined {
+  let node: Json | undefined = root;
+  for (const key of pointerKeys(location, true)) {
+    if (key === "$ref" && isObject(node) && typeof node.$ref === "string") {
+      node = at(root, node.$ref);
+      continue;
+    }
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node)) node = own(node, key);
+    else return undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/** The part of an answer at an instance location. */
+function valueAt(instance: unknown, location: string): unknown {
+  let node = instance;
+  for (const key of pointerKeys(location, true)) {
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node)) node = own(node, key);
+    else return undefined;
+  }
+  return node;
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -77,74 +229,112 @@ function quoted(value: unknown): string {
   return typeof value === "string" ? `'${value}'` : JSON.stringify(value);
 }
 
-/**
- * ajv's error in the kernel's words (pydantic's), so that a problem reads the same
- * whether the browser or the kernel finds it.
- */
-export function friendly(error: ErrorObject): string {
-  const p = error.params as Record<string, any>;
-  switch (error.keyword) {
-    case "required":
-      return "Field required";
+// Summaries of errors reported in full at a deeper place.
+const SUMMARIES = new Set(["properties", "additionalProperties", "patternProperties", "items", "prefixItems", "additionalItems", "$ref", "$recursiveRef", "allOf", "contains", "unevaluatedItems", "dependentSchemas", "dependencies", "if"]);
+
+/** The validator's error in the kernel's words (pydantic's), or null for a summary. */
+function friendly(unit: OutputUnit, root: Json, instance: unknown): FieldProblem[] | null {
+  const { keyword } = unit;
+  const path = pathOf(pointerKeys(unit.instanceLocation, true));
+  const limit = at(root, unit.keywordLocation);
+  const one = (message: string): FieldProblem[] => [{ path, message }];
+  switch (keyword) {
+    case "required": {
+      const here = valueAt(instance, unit.instanceLocation);
+      const required = Array.isArray(limit) ? limit.map(String) : [];
+      const missing = isObject(here) ? required.filter((k) => !hasOwn(here, k)) : [];
+      return missing.map((k) => ({ path: joinPath(path, k), message: "Field required" }));
+    }
+    case "false":
+      return one("Value not permitted");
     case "enum": {
-      const allowed = (p.allowedValues as unknown[]).map(quoted);
-      return allowed.length > 1
-        ? `Input should be ${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`
-        : `Input should be ${allowed[0] ?? "one of the allowed values"}`;
+      const allowed = (Array.isArray(limit) ? limit : []).map(quoted);
+      return one(
+        allowed.length > 1
+          ? `Input should be ${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}`
+          : `Input should be ${allowed[0] ?? "one of the allowed values"}`,
+      );
     }
     case "const":
-      return `Input should be ${quoted(p.allowedValue)}`;
-    case "format":
-      return `Input should be a valid ${String(p.format)}`;
-    case "minimum":
-      return `Input should be greater than or equal to ${p.limit}`;
-    case "exclusiveMinimum":
-      return `Input should be greater than ${p.limit}`;
-    case "maximum":
-      return `Input should be less than or equal to ${p.limit}`;
-    case "exclusiveMaximum":
-      return `Input should be less than ${p.limit}`;
-    case "multipleOf":
-      return `Input should be a multiple of ${p.multipleOf}`;
-    case "minLength":
-      return `String should have at least ${plural(p.limit, "character")}`;
-    case "maxLength":
-      return `String should have at most ${plural(p.limit, "character")}`;
-    case "pattern":
-      return `String should match pattern '${p.pattern}'`;
-    case "minItems":
-      return `List should have at least ${plural(p.limit, "item")}`;
-    case "maxItems":
-      return `List should have at most ${plural(p.limit, "item")}`;
-    case "type": {
-      const type = Array.isArray(p.type) ? p.type[0] : p.type;
-      return `Input should be ${TYPE_NAMES[String(type)] ?? `of type ${String(type)}`}`;
+      return one(`Input should be ${quoted(limit)}`);
+    case "format": {
+      const pattern = patternOfFormat(String(limit));
+      return one(pattern === null ? `Input should be a valid ${String(limit)}` : `String should match pattern '${pattern}'`);
     }
-    case "additionalProperties":
-      return `Extra inputs are not permitted (${String(p.additionalProperty)})`;
+    case "minimum":
+      return one(`Input should be greater than or equal to ${String(limit)}`);
+    case "exclusiveMinimum":
+      return one(`Input should be greater than ${String(limit)}`);
+    case "maximum":
+      return one(`Input should be less than or equal to ${String(limit)}`);
+    case "exclusiveMaximum":
+      return one(`Input should be less than ${String(limit)}`);
+    case "multipleOf":
+      return one(`Input should be a multiple of ${String(limit)}`);
+    case "minLength":
+      return one(`String should have at least ${plural(Number(limit), "character")}`);
+    case "maxLength":
+      return one(`String should have at most ${plural(Number(limit), "character")}`);
+    case "pattern":
+      return one(`String should match pattern '${String(limit)}'`);
+    case "minItems":
+      return one(`List should have at least ${plural(Number(limit), "item")}`);
+    case "maxItems":
+      return one(`List should have at most ${plural(Number(limit), "item")}`);
+    case "uniqueItems":
+      return one("List should have unique items");
+    case "type": {
+      const type = Array.isArray(limit) ? limit.find((t) => t !== "null") ?? limit[0] : limit;
+      return one(`Input should be ${own(TYPE_NAMES, String(type)) ?? `of type ${String(type)}`}`);
+    }
     default:
-      return error.message ?? "Invalid value";
+      return SUMMARIES.has(keyword) ? null : one(unit.error);
   }
 }
 
-/** ajv's errors keyed by dotted field path; the root's are under "". */
-export function errorsByPath(errors: readonly ErrorObject[]): Record<string, string[]> {
-  const byPath: Record<string, string[]> = {};
-  const add = (path: string, message: string) => {
-    const list = (byPath[path] ??= []);
-    if (!list.includes(message)) list.push(message);
-  };
+function toProblems(units: readonly OutputUnit[], root: Json, instance: unknown): FieldProblem[] {
   // Nullable fields are `anyOf: [X, null]`: the null branch's "must be null" and the
-  // summary "must match a schema in anyOf" say nothing the X branch does not.
-  const meaningful = errors.filter((e) => !(e.keyword === "type" && e.params.type === "null"));
-  const concrete = new Set(
-    meaningful.filter((e) => e.keyword !== "anyOf" && e.keyword !== "oneOf").map((e) => e.instancePath),
+  // summary "does not match any subschemas" say nothing the X branch does not.
+  const isNullBranch = (u: OutputUnit) => u.keyword === "type" && at(root, u.keywordLocation) === "null";
+  // Under `additionalProperties: false`, an extra key is said at its object, naming it;
+  // the object's summary and the key's "false schema" error say no more.
+  const closed = new Set(
+    units.filter((u) => u.keyword === "additionalProperties" && at(root, u.keywordLocation) === false).map((u) => u.instanceLocation),
   );
-  for (const error of meaningful) {
-    if ((error.keyword === "anyOf" || error.keyword === "oneOf") && concrete.has(error.instancePath)) continue;
-    let path = pointerToPath(error.instancePath);
-    if (error.keyword === "required") path = joinPath(path, String(error.params.missingProperty));
-    add(path, friendly(error));
+  const extraOf = (u: OutputUnit): string | null => {
+    if (u.keyword !== "false") return null;
+    const cut = u.instanceLocation.lastIndexOf("/");
+    return cut > 0 && closed.has(u.instanceLocation.slice(0, cut)) ? (pointerKeys(u.instanceLocation, true).pop() ?? null) : null;
+  };
+  const meaningful = units.filter((u) => !isNullBranch(u) && !(u.keyword === "additionalProperties" && closed.has(u.instanceLocation)));
+  const concrete = new Set(
+    meaningful.filter((u) => u.keyword !== "anyOf" && u.keyword !== "oneOf" && !SUMMARIES.has(u.keyword)).map((u) => u.instanceLocation),
+  );
+  const problems: FieldProblem[] = [];
+  for (const unit of meaningful) {
+    if ((unit.keyword === "anyOf" || unit.keyword === "oneOf") && concrete.has(unit.instanceLocation)) continue;
+    if (unit.keyword === "anyOf" || unit.keyword === "oneOf") {
+      problems.push({ path: pathOf(pointerKeys(unit.instanceLocation, true)), message: unit.keyword === "anyOf" ? "Input should match one of the allowed shapes" : "Input should match exactly one of the allowed shapes" });
+      continue;
+    }
+    const extra = extraOf(unit);
+    if (extra !== null) {
+      const keys = pointerKeys(unit.instanceLocation, true);
+      keys.pop();
+      problems.push({ path: pathOf(keys), message: `Extra inputs are not permitted (${extra})` });
+      continue;
+    }
+    problems.push(...(friendly(unit, root, instance) ?? []));
+  }
+  return problems;
+}
+
+/** Problems keyed by field path; the root's are under "". */
+export function errorsByPath(problems: readonly FieldProblem[]): Record<string, string[]> {
+  const byPath = record<string[]>();
+  for (const { path, message } of problems) {
+    const list = own(byPath, path) ?? (byPath[path] = []);
+    if (!list.includes(message)) list.push(message);
   }
   return byPath;
 }

@@ -121,7 +121,7 @@ describe("validation", () => {
   const root = describeSchema(schema)!;
   const validator = compileSchema(schema);
 
-  it("maps ajv errors to field paths", () => {
+  it("maps the validator's errors to field paths", () => {
     const raw = { ...initialRaw(root), name: "A", age: "200", email: "nope", code: "abc", address: undefined as never, "address.zip": "1", tags: ["a"] };
     const check = checkForm(root, raw, validator);
     expect(check.valid).toBe(false);
@@ -153,6 +153,14 @@ describe("validation", () => {
     expect(v).not.toBeInstanceOf(Error);
     const errors = errorsByPath((v as any).validate({ x: "long" }));
     expect(errors).toEqual({ x: ["String should have at most 2 characters"] });
+  });
+
+  it("checks the numeric formats, in nested fields too", () => {
+    const v = compileSchema({ type: "object", properties: { n: { type: "integer", format: "int32" }, rows: { type: "array", items: { type: "number", format: "int64" } } } });
+    expect(v).not.toBeInstanceOf(Error);
+    const check = (value: unknown) => errorsByPath((v as any).validate(value));
+    expect(check({ n: 7, rows: [1, 2] })).toEqual({});
+    expect(check({ n: 2 ** 31, rows: [1, 1.5] })).toEqual({ n: ["Input should be a valid int32"], "rows.1": ["Input should be a valid int64"] });
   });
 
   it("compiles schemas that carry $schema and $id, twice", () => {

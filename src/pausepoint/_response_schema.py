@@ -192,7 +192,7 @@ def _check_numbers(node: Any, path: str) -> None:
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if validator.is_type(instance, "string") and not _search(pattern, instance):
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+        yield ValidationError(f"String should match pattern '{pattern}'")
 
 
 def _pattern_properties(

@@ -185,6 +185,79 @@ def test_an_edited_argument_refused_by_the_kernel_shows_beside_its_field(
     nb.screenshot("r-edited-argument-error")
 
 
+DEPLOY = """
+from pausepoint import Agent, ScriptedModel, action, call
+
+@action(needs_approval=True)
+def deploy(service: str, dry_run: bool, replicas: float, region: str = "eu-west-1") -> str:
+    \"\"\"Deploy a service.\"\"\"
+    return "deployed"
+
+model = ScriptedModel([call("deploy", service="api", dry_run="off", replicas="3e3"), "Done."])
+run = Agent(model=model, actions=[deploy]).start("Deploy the api")
+run
+"""
+
+
+def test_an_approval_shows_the_arguments_as_the_action_will_receive_them(
+    open_notebook: OpenNotebook,
+) -> None:
+    nb = open_notebook("validated-args", [DEPLOY])
+    nb.run_all()
+    card = _cards(nb, 1).nth(0)
+    args = card.get_by_test_id("pp-args")
+    expect(args).to_contain_text("Arguments (as the action will receive them)")
+    expect(args).to_contain_text('"dry_run": false')
+    expect(args).to_contain_text('"replicas": 3000')
+    expect(args).to_contain_text('"region": "eu-west-1"')
+    expect(card.get_by_test_id("pp-args-differ")).to_be_visible()
+    raw = card.get_by_test_id("pp-raw-args")
+    expect(raw).to_be_hidden()
+    card.get_by_test_id("pp-model-args").locator("summary").click()
+    expect(raw).to_be_visible()
+    expect(raw).to_contain_text('"dry_run": "off"')
+    expect(raw).to_contain_text('"replicas": "3e3"')
+    nb.screenshot("r-validated-arguments")
+
+
+EVIL_PATTERN = """
+from pausepoint import ActionContext, ActionInterrupt, Agent, ScriptedModel, action, call
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"code": {"type": "string", "pattern": "^(a+)+$", "default": "a" * 31 + "!"}},
+}
+
+@action
+async def ask(ctx: ActionContext):
+    if ctx.resumption is None:
+        raise ActionInterrupt("Which code?", response_schema=SCHEMA)
+    return ctx.resumption.data
+
+run = Agent(model=ScriptedModel([call("ask"), "Done."]), actions=[ask]).start("go")
+run
+"""
+
+
+def test_a_catastrophic_pattern_is_left_to_the_kernel_and_its_error_shows_at_the_field(
+    open_notebook: OpenNotebook,
+) -> None:
+    nb = open_notebook("evil-pattern", [EVIL_PATTERN])
+    nb.run_all()
+    card = _cards(nb, 1).nth(0)
+    expect(card.get_by_test_id("pp-kernel-check")).to_contain_text("^(a+)+$")
+    started = time.perf_counter()
+    nb.page.evaluate("() => 1")
+    assert time.perf_counter() - started < 1.0
+    card.get_by_test_id("pp-submit").click()
+    error = card.locator('[data-testid="pp-field-error"][data-path="code"]')
+    expect(error).to_contain_text("String should match pattern '^(a+)+$'", timeout=30_000)
+    nb.screenshot("r-pattern-checked-by-the-kernel")
+    card.get_by_test_id("pp-field-code").fill("aaa")
+    card.get_by_test_id("pp-submit").click()
+    expect(nb.page.locator('[data-testid="pp-card"]')).to_have_count(0, timeout=30_000)
+
+
 def test_cards_hold_their_layout_in_a_400px_notebook(open_notebook: OpenNotebook) -> None:
     nb = open_notebook("narrow", [PARALLEL, CHECK])
     nb.run_all()

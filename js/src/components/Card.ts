@@ -10,6 +10,7 @@ import { previewOf, TooLargeToEdit } from "./Preview";
 import { AnswerEditor } from "./SchemaForm";
 import { callTitle, KIND_TITLES } from "../labels";
 import { moveFocusAfterAnswer } from "../focus";
+import { own, record } from "../own";
 
 type Phase = "idle" | "sending" | "sent" | "closed";
 
@@ -43,11 +44,11 @@ function CardError({ error, within = "" }: { error: ResponseError; within?: stri
  * answer the form edits, so `$.editedArgs.x` belongs to the field `x`. */
 function serverErrorsOf(error: ResponseError | null, within = ""): Record<string, string[]> | undefined {
   if (!error || !Array.isArray(error.problems)) return undefined;
-  const byPath: Record<string, string[]> = {};
+  const byPath = record<string[]>();
   for (const problem of error.problems) {
     let path = problemPath(problem.path);
     if (within && (path === within || path.startsWith(`${within}.`))) path = path.slice(within.length + 1);
-    (byPath[path] ??= []).push(problem.message);
+    (own(byPath, path) ?? (byPath[path] = [])).push(String(problem.message));
   }
   return byPath;
 }
@@ -86,6 +87,46 @@ function Countdown({ remaining }: { remaining: number }) {
 }
 
 
+function sameJson(a: Json | undefined, b: Json | undefined): boolean {
+  const canonical = (value: Json | undefined): string =>
+    JSON.stringify(value, (_key, v: unknown) =>
+      v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
+    ) ?? "";
+  return canonical(a) === canonical(b);
+}
+
+/**
+ * An approval's arguments as the action will receive them (validated by the kernel:
+ * converted values, defaults filled in), with the model's own input on demand; or the
+ * model's input with the reasons it does not fit.
+ */
+function Arguments({ card }: { card: PendingCard }) {
+  const raw = card.args ?? {};
+  const problems = Array.isArray(card.argsProblems) ? card.argsProblems : [];
+  if (problems.length > 0) {
+    return html`<${JsonBlock} label="Arguments" value=${raw} testid="pp-args" />
+      <div class="pp-card-warning" role="note" data-testid="pp-args-problems">
+        <strong>These arguments do not fit the action's input</strong>; approved as they are, the call fails.
+        <ul class="pp-problems">
+          ${problems.map((p) => html`<li data-path=${problemPath(p.path)}><code>${problemPath(p.path) || "(arguments)"}</code>: ${p.message}</li>`)}
+        </ul>
+      </div>`;
+  }
+  if (!card.validatedArgs) return html`<${JsonBlock} label="Arguments" value=${raw} testid="pp-args" />`;
+  // Previews of large values (see Preview.ts) cannot be compared here.
+  const differs = previewOf(card.validatedArgs) === null && previewOf(raw) === null && !sameJson(card.validatedArgs, raw);
+  return html`<${JsonBlock} label="Arguments (as the action will receive them)" value=${card.validatedArgs} testid="pp-args" />
+    ${differs
+      ? html`<p class="pp-help pp-args-differ" data-testid="pp-args-differ">
+          These differ from what the model wrote: values converted to the action's types, defaults filled in.
+        </p>`
+      : null}
+    <details class="pp-model-args" data-testid="pp-model-args">
+      <summary>The model's input${differs ? " (differs)" : ""}</summary>
+      <${JsonBlock} label="Arguments as the model wrote them" value=${raw} testid="pp-raw-args" />
+    </details>`;
+}
+
 /** `readOnly`: the kernel is gone, so nothing can be sent (see liveness.ts). */
 export function Card({ card, model, readOnly = false }: { card: PendingCard; model: Model; readOnly?: boolean }) {
   const idPrefix = useUniqueId("pp-card");
@@ -122,6 +163,8 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   const answerable = card.canResolve && card.kind !== "unbound";
   const disabled = !answerable || phase !== "idle" || expired || readOnly;
 
+  // Every send ends in "sent" or an error on the card: a request the kernel never answers
+  // times out (protocol.ts), and an answer that cannot be built or sent is an error here.
   const answer = async (send: () => Promise<Outcome>) => {
     if (inFlight.current || !answerable || readOnly || (expiring && Date.now() >= expiresAt)) return;
     inFlight.current = true;
@@ -129,7 +172,12 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
     answered.current = { hadFocus };
     setPhase("sending");
     setError(null);
-    const outcome = await send();
+    let outcome: Outcome;
+    try {
+      outcome = await send();
+    } catch (err) {
+      outcome = { ok: false, error: { name: "AnswerError", message: `The answer could not be sent: ${err instanceof Error ? err.message : String(err)}` } };
+    }
     if (!mounted.current) return;
     if (outcome.ok) {
       answered.current = null;
@@ -146,7 +194,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
     inFlight.current = false;
     setPhase("idle");
   };
-  const onResume = (data: Json) => answer(() => resume(model, card.id, data));
+  const onResume = (data: Json | (() => Json)) => answer(() => resume(model, card.id, typeof data === "function" ? data() : data));
   const onReject = (reason: string | null) => answer(() => reject(model, card.id, reason));
   const serverErrors = serverErrorsOf(error, card.kind === "tool-approval" ? "editedArgs" : "");
   const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
@@ -164,7 +212,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
       data-testid="pp-approve"
       disabled=${disabled || (state !== null && !state.valid)}
       aria-label=${state ? `Approve with edits: ${callTitle(card.toolName, card.args)}` : `Approve ${callTitle(card.toolName, card.args)}`}
-      onClick=${() => (state ? state.valid && state.value !== undefined && onResume({ approved: true, editedArgs: state.value }) : onResume(true))}
+      onClick=${() => (state ? state.valid && state.value !== undefined && onResume(() => ({ approved: true, editedArgs: state.value as Json })) : onResume(true))}
     >${state ? "Approve with edits" : "Approve"}</button>`;
     const editToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-edit-args" aria-expanded=${editing ? "true" : "false"}
       disabled=${disabled || previewOf(card.args) !== null} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
@@ -174,14 +222,14 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
         ? html`<${AnswerEditor}
             idPrefix=${`${idPrefix}-args`}
             schema=${card.inputSchema}
-            initial=${card.args ?? {}}
+            initial=${(previewOf(card.validatedArgs) === null ? card.validatedArgs : null) ?? card.args ?? {}}
             jsonLabel="Arguments (JSON)"
             disabled=${disabled}
             serverErrors=${serverErrors}
             actions=${(state: EditorState) => actions(state)}
             onSubmit=${(value: Json) => onResume({ approved: true, editedArgs: value })}
           />`
-        : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" /><${TooLargeToEdit} value=${card.args} />${actions(null)}`}
+        : html`<${Arguments} card=${card} /><${TooLargeToEdit} value=${card.args} />${actions(null)}`}
     </div>`;
   } else if (card.responseSchema) {
     body = html`<div class="pp-card-body">

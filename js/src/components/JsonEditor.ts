@@ -46,6 +46,12 @@ export function JsonEditor(props: JsonEditorProps) {
       ${validator instanceof Error
         ? html`<p class="pp-help">The schema could not be checked here (${validator.message}); the kernel checks the answer.</p>`
         : null}
+      ${validator && !(validator instanceof Error) && validator.deferredPatterns.length > 0
+        ? html`<p class="pp-help pp-kernel-check" data-testid="pp-kernel-check">
+            ${validator.deferredPatterns.length === 1 ? "A pattern" : `${validator.deferredPatterns.length} patterns`} of this schema could take too long to match here;
+            the kernel checks ${validator.deferredPatterns.length === 1 ? "it" : "them"} when you send.
+          </p>`
+        : null}
       <textarea
         id=${inputId}
         class="pp-textarea"

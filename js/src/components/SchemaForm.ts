@@ -12,6 +12,7 @@ import {
   type RawState,
   type RawValue,
 } from "../schema-form";
+import { own, withKey } from "../own";
 import { compileSchema, type Validator } from "../validation";
 import type { Json, JsonObject } from "../types";
 import { domId, FieldError, fieldTestId } from "./fields";
@@ -28,6 +29,7 @@ interface FormContext {
 function describedBy(ctx: FormContext, field: Field, path: string): string | undefined {
   const ids = [];
   if (field.description) ids.push(domId(`${ctx.idPrefix}-help`, path));
+  if (field.patternByKernel) ids.push(domId(`${ctx.idPrefix}-kernel`, field.path));
   if (ctx.errorsFor(path).length > 0) ids.push(domId(`${ctx.idPrefix}-err`, path));
   return ids.length > 0 ? ids.join(" ") : undefined;
 }
@@ -85,9 +87,18 @@ function primitiveInput(field: Field, path: string, value: string | boolean, ctx
   />`;
 }
 
+/** A pattern the browser does not run (see validation.ts) is the kernel's to check. */
+function KernelCheck({ ctx, field }: { ctx: FormContext; field: Field }) {
+  if (!field.patternByKernel) return null;
+  return html`<p class="pp-help pp-kernel-check" id=${domId(`${ctx.idPrefix}-kernel`, field.path)} data-testid="pp-kernel-check">
+    The pattern <code>${field.pattern}</code> is checked by the kernel when you send.
+  </p>`;
+}
+
 function Help({ ctx, field }: { ctx: FormContext; field: Field }) {
-  if (!field.description) return null;
-  return html`<p class="pp-help" id=${domId(`${ctx.idPrefix}-help`, field.path)}>${field.description}</p>`;
+  const byKernel = html`<${KernelCheck} ctx=${ctx} field=${field} />`;
+  if (!field.description) return byKernel;
+  return html`<p class="pp-help" id=${domId(`${ctx.idPrefix}-help`, field.path)}>${field.description}</p>${byKernel}`;
 }
 
 function Required({ field }: { field: Field }) {
@@ -107,12 +118,14 @@ function renderField(field: Field, ctx: FormContext): VNode {
   }
   if (field.kind === "array") {
     const item = field.item as Field;
-    const rows = Array.isArray(ctx.raw[field.path]) ? (ctx.raw[field.path] as Array<string | boolean>) : [];
+    const given = own(ctx.raw, field.path);
+    const rows = Array.isArray(given) ? given : [];
     const setRows = (next: Array<string | boolean>, touchedPath: string) => ctx.update(field.path, next, touchedPath);
     const full = field.maxItems !== undefined && rows.length >= field.maxItems;
     return html`<fieldset class="pp-fieldset pp-array" data-testid=${`pp-fieldset-${field.path}`}>
       <legend>${field.label}<${Required} field=${field} /></legend>
       <${Help} ctx=${ctx} field=${field} />
+      <${KernelCheck} ctx=${ctx} field=${item} />
       ${rows.map((row, i) => {
         const rowPath = joinPath(field.path, i);
         return html`<div class="pp-array-row" key=${i}>
@@ -129,7 +142,7 @@ function renderField(field: Field, ctx: FormContext): VNode {
       ${errors}
     </fieldset>`;
   }
-  const value = ctx.raw[field.path] as string | boolean;
+  const value = own(ctx.raw, field.path) as string | boolean | undefined;
   const input = primitiveInput(field, field.path, value ?? "", ctx, (v) => ctx.update(field.path, v));
   if (field.kind === "boolean") {
     return html`<div class="pp-field pp-field-boolean">
@@ -172,19 +185,19 @@ export function SchemaForm({ idPrefix, field, validator, initial, disabled, serv
     const parent = path.includes(".") ? path.slice(0, path.lastIndexOf(".")) : "";
     return parent !== "" && [...touched].some((t) => t.startsWith(`${parent}.`));
   };
-  const hidden = flattenFields(field).filter((f) => f.path !== "" && (check.errors[f.path]?.length ?? 0) > 0 && !shown(f.path));
+  const hidden = flattenFields(field).filter((f) => f.path !== "" && (own(check.errors, f.path)?.length ?? 0) > 0 && !shown(f.path));
 
   const ctx: FormContext = {
     idPrefix,
     raw,
     disabled,
     errorsFor(path) {
-      const own = shown(path) ? (check.errors[path] ?? []) : [];
-      const server = !edited.has(path) ? (serverErrors?.[path] ?? []) : [];
-      return [...own, ...server.filter((m) => !own.includes(m))];
+      const mine = shown(path) ? (own(check.errors, path) ?? []) : [];
+      const server = !edited.has(path) && serverErrors ? (own(serverErrors, path) ?? []) : [];
+      return [...mine, ...server.filter((m) => !mine.includes(m))];
     },
     update(path, value, touchedPath) {
-      setRaw((r) => ({ ...r, [path]: value }));
+      setRaw((r) => withKey(r, path, value));
       setTouched((t) => new Set(t).add(path).add(touchedPath ?? path));
       setEdited((prev) => ({
         errors: serverErrors,
@@ -201,7 +214,8 @@ export function SchemaForm({ idPrefix, field, validator, initial, disabled, serv
     else setTouched(new Set(flattenFields(field).map((f) => f.path).concat(Object.keys(check.errors))));
   };
 
-  const formErrors = field.kind === "object" ? [...(check.errors[""] ?? []), ...(edited.has("") ? [] : serverErrors?.[""] ?? [])] : [];
+  const formErrors =
+    field.kind === "object" ? [...(own(check.errors, "") ?? []), ...(edited.has("") || !serverErrors ? [] : own(serverErrors, "") ?? [])] : [];
   return html`<div class="pp-form" role="group" onKeyDown=${onKeyDown}>
       ${renderField(field, ctx)}
       <${FieldError} id=${`${idPrefix}-form-error`} path="" messages=${formErrors} />

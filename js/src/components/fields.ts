@@ -6,7 +6,8 @@ export function fieldTestId(path: string): string {
 }
 
 export function domId(prefix: string, path: string): string {
-  return `${prefix}-${path === "" ? "root" : path.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0)}_`)}`;
+  // `_` is escaped too, so that two paths never share an id.
+  return `${prefix}-${path === "" ? "root" : path.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.charCodeAt(0)}_`)}`;
 }
 
 export function FieldError({ id, path, messages }: { id: string; path: string; messages: string[] }) {

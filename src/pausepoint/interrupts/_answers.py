@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "accept_answer",
     "as_error_info",
     "check_answer",
+    "json_path",
     "parse_approval",
 ]
 
@@ -110,7 +112,7 @@ def check_answer(
                 raise InvalidResolutionError(
                     [
                         ResolutionProblem(
-                            _pydantic_path(err["loc"], "$.args"), err["msg"], "invalid-edited-args"
+                            json_path(err["loc"], "$.args"), err["msg"], "invalid-edited-args"
                         )
                         for err in exc.errors()
                     ],
@@ -126,7 +128,7 @@ def check_answer(
                 raise InvalidResolutionError(
                     [
                         ResolutionProblem(
-                            _pydantic_path(err["loc"], "$.editedArgs"),
+                            json_path(err["loc"], "$.editedArgs"),
                             err["msg"],
                             "invalid-edited-args",
                         )
@@ -142,10 +144,7 @@ def check_answer(
             response_model.model_validate_json(json.dumps(data), strict=True)
         except ValidationError as exc:
             raise InvalidResolutionError(
-                [
-                    ResolutionProblem(_pydantic_path(err["loc"], "$"), err["msg"])
-                    for err in exc.errors()
-                ]
+                [ResolutionProblem(json_path(err["loc"], "$"), err["msg"]) for err in exc.errors()]
             ) from None
     if entry.response_schema is not None:
         # Also for a pydantic model: the formats the browser checks are in its JSON Schema.
@@ -166,7 +165,10 @@ def _problems(error: jsonschema.ValidationError) -> list[ResolutionProblem]:
     instance, expected, schema = error.instance, error.validator_value, error.schema
     if error.validator == "required" and isinstance(instance, dict) and isinstance(expected, list):
         missing = [k for k in expected if k not in instance]
-        return [ResolutionProblem(_child(error.json_path, k), "Field required") for k in missing]
+        return [
+            ResolutionProblem(json_path([*error.absolute_path, k]), "Field required")
+            for k in missing
+        ]
     if (
         error.validator == "additionalProperties"
         and isinstance(instance, dict)
@@ -176,14 +178,26 @@ def _problems(error: jsonschema.ValidationError) -> list[ResolutionProblem]:
         extra = [k for k in instance if k not in allowed]
         if extra:
             return [
-                ResolutionProblem(_child(error.json_path, k), "Extra inputs are not permitted")
+                ResolutionProblem(
+                    json_path([*error.absolute_path, k]), "Extra inputs are not permitted"
+                )
                 for k in extra
             ]
-    return [ResolutionProblem(error.json_path, error.message)]
+    return [ResolutionProblem(json_path(error.absolute_path), error.message)]
 
 
-def _child(path: str, key: str) -> str:
-    return f"{path}.{key}" if key.isidentifier() else f"{path}[{json.dumps(key)}]"
+def json_path(keys: Iterable[int | str], root: str = "$") -> str:
+    """A JSON path a view can read back: `$.a[0]`, and `$["a.b"]` for a name that is not
+    an identifier, so that a key holding a dot is not taken for two."""
+    path = root
+    for key in keys:
+        if isinstance(key, int):
+            path += f"[{key}]"
+        elif key.isidentifier():
+            path += f".{key}"
+        else:
+            path += f"[{json.dumps(key)}]"
+    return path
 
 
 def as_error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) -> ErrorInfo:
@@ -214,13 +228,6 @@ def as_error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) ->
         "reject() takes a Rejection(name=..., message=...), a message string, a "
         f"{{'name', 'message'}} dict or nothing, not {type(error).__name__}."
     )
-
-
-def _pydantic_path(loc: tuple[int | str, ...], root: str) -> str:
-    path = root
-    for part in loc:
-        path += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return path
 
 
 def _invalid(path: str, message: str, code: str = "invalid-payload") -> InvalidResolutionError:

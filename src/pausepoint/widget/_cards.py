@@ -4,18 +4,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..actions import Action
 from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt
+from ..interrupts._answers import json_path
 from ..run import PendingInterrupt
 
-__all__ = ["card_for", "foreign_card", "with_unique_keys"]
+__all__ = ["card_for", "foreign_card", "validated_arguments", "with_unique_keys"]
+
+
+def validated_arguments(action: Action | None, args: Any) -> dict[str, Any]:
+    """What the action will receive for `args`, as the card shows it.
+
+    ``{"validatedArgs": {...}}`` with every field after validation (coerced values and
+    defaults included), or ``{"argsProblems": [{path, message}, ...]}`` when `args` do not
+    fit the action's input; empty without an action to ask.
+    """
+    if action is None:
+        return {}
+    try:
+        validated = action.validate_input(args)
+    except ValidationError as exc:
+        return {
+            "argsProblems": [
+                {"path": json_path(err["loc"]), "message": err["msg"]} for err in exc.errors()
+            ]
+        }
+    try:
+        return {"validatedArgs": validated.model_dump(mode="json", by_alias=True)}
+    except (ValueError, TypeError):
+        # A value without a JSON form (e.g. an arbitrary object): the raw input is all
+        # there is to show.
+        return {}
 
 
 def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]:
     """The card of one pending interrupt of this run."""
     entry, record = pending.interrupt, pending.tool_call
     approval = entry.kind == "tool-approval"
-    return {
+    card: dict[str, Any] = {
         "id": entry.id,
         "key": entry.id,
         "kind": entry.kind,
@@ -33,6 +61,9 @@ def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]
         "createdAt": entry.created_at.isoformat(),
         "expiresAt": entry.expires_at.isoformat() if entry.expires_at else None,
     }
+    if approval:
+        card.update(validated_arguments(action, record.effective_input))
+    return card
 
 
 def foreign_card(classified: ClassifiedInterrupt, run_id: str) -> dict[str, Any]:

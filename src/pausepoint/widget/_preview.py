@@ -39,7 +39,7 @@ PREVIEW_LIMIT = 32 * 1024
 PREVIEW_CHARS = 4 * 1024
 """How many characters of a large value's text (or indented JSON) its preview shows."""
 
-_CARD_VALUES = ("args", "data")
+_CARD_VALUES = ("args", "validatedArgs", "data")
 _ENTRY_VALUES = ("data", "state")
 
 
