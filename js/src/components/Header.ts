@@ -22,7 +22,7 @@ function statusLabel(status: RunStatus, pendingCount: number, error: ErrorInfo |
     case "running":
       return "Running";
     case "interrupted":
-      return `Interrupted: ${pendingCount} pending ${pendingCount === 1 ? "interrupt" : "interrupts"}`;
+      return `Waiting for an answer: ${pendingCount} pending`;
     case "paused":
       return "Paused before the model request";
     case "completed":

@@ -1,6 +1,7 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import { markerText, markerTitle, segments } from "../unicode";
+import type { PendingCard, ToolItem } from "../types";
+import { hasHidden, jsonHasHidden, markerText, markerTitle, segments } from "../unicode";
 
 /** Text with each hidden or direction-changing character shown as a marker instead of
  * acting (see unicode.ts). `indented`: pretty-printed JSON, whose leading spaces are indentation. */
@@ -20,4 +21,24 @@ export function HiddenWarning({ what }: { what: "card" | "call" | "text" }) {
   return html`<p class="pp-hidden-warning" role="note" data-testid="pp-hidden-warning">
     ⚠ ${subject} hidden or direction-changing characters; they are shown as markers.
   </p>`;
+}
+
+const cardScans = new WeakMap<PendingCard, boolean>();
+
+/** Whether anything a card shows (title, message, arguments, data) has hidden characters;
+ * looked at once per card object, not on every tick of its countdown. */
+export function cardHasHidden(card: PendingCard): boolean {
+  let found = cardScans.get(card);
+  if (found === undefined) {
+    found = [card.toolName ?? "", card.message ?? "", card.reason ?? ""].some(hasHidden) || jsonHasHidden(card.args ?? null) || jsonHasHidden(card.data ?? null);
+    cardScans.set(card, found);
+  }
+  return found;
+}
+
+/** Whether anything a tool call shows (name, input, result, error, interrupts) has hidden characters. */
+export function callHasHidden(call: ToolItem): boolean {
+  if (hasHidden(call.name ?? "") || jsonHasHidden(call.input ?? null) || jsonHasHidden(call.result ?? null)) return true;
+  if (call.error && (hasHidden(call.error.name ?? "") || hasHidden(call.error.message ?? ""))) return true;
+  return (call.interrupts ?? []).some((entry) => hasHidden(entry.message ?? "") || jsonHasHidden(entry.data ?? null));
 }
