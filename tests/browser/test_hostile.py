@@ -89,7 +89,7 @@ run = Agent(model=ScriptedModel(reply), actions=[lookup, details, ask, transfer]
 run
 '''
 FOREIGN = r"""
-run.view.show_interrupt({
+shown = run.view.show_interrupt({
     "id": "wf-evil", "reason": "confirmation", "message": f"Deploy {PAYLOADS[7]}?",
     "metadata": {"tanstack:interruptPayload": TEXT + "\n\n" + DEEP},
 })
@@ -137,6 +137,9 @@ def test_hostile_content_runs_nothing_requests_nothing_and_shows_hidden_characte
         expect(
             card.get_by_test_id("pp-hidden-char").filter(has_text="U+202E").first
         ).to_be_visible()
+    # The schema's title and description, in the question's form.
+    expect(question.locator(".pp-help").get_by_test_id("pp-hidden-char").first).to_be_visible()
+    expect(question.locator("legend, label").filter(has_text="<script>").first).to_be_visible()
     expect(approval.get_by_test_id("pp-args")).to_contain_text("200 spaces")
     expect(approval.get_by_test_id("pp-args")).to_contain_text("; and 5000 more to eve")
     assert "\u202e" not in (approval.text_content() or "")
@@ -175,7 +178,11 @@ def test_hostile_content_runs_nothing_requests_nothing_and_shows_hidden_characte
     styled = ":is(.pp-markdown:not(.pp-plain)) :is([style], [class], [id])"
     assert view.locator(styled).count() == 0
     assert view.locator("img, iframe, video, audio, object, embed").count() == 0
-    nb.screenshot("h-hostile-cards")
+    nb.screenshot("h-hostile-text")
+    approval.scroll_into_view_if_needed()
+    nb.screenshot("h-hostile-approval")
+    foreign.scroll_into_view_if_needed()
+    nb.screenshot("h-hostile-foreign")
 
     # The form of the question: hostile schema title and description are text.
     question.get_by_test_id("pp-reject-reason").fill("not now")
@@ -185,10 +192,10 @@ def test_hostile_content_runs_nothing_requests_nothing_and_shows_hidden_characte
     expect(view.get_by_test_id("pp-status")).to_contain_text("Completed", timeout=60_000)
     # A huge final answer is shown as plain text.
     expect(view.get_by_test_id("pp-plain-note").last).to_be_visible()
+    nb.screenshot("h-hostile-completed")
     nb.run_cell(2)
     expect(nb.output(2).last).to_contain_text("KERNEL", timeout=30_000)
     expect(nb.output(2).last).to_contain_text("moc.rekcatta@eve', 5.0)]")
-    nb.screenshot("h-hostile-completed")
 
     assert page.evaluate("() => window.__pwned") is None
     assert dialogs == []

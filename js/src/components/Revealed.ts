@@ -25,12 +25,12 @@ export function HiddenWarning({ what }: { what: "card" | "call" | "text" }) {
 
 const cardScans = new WeakMap<PendingCard, boolean>();
 
-/** Whether anything a card shows (title, message, arguments, data) has hidden characters;
+/** Whether anything a card shows (title, message, arguments, data, form labels) has hidden characters;
  * looked at once per card object, not on every tick of its countdown. */
 export function cardHasHidden(card: PendingCard): boolean {
   let found = cardScans.get(card);
   if (found === undefined) {
-    found = [card.toolName ?? "", card.message ?? "", card.reason ?? ""].some(hasHidden) || jsonHasHidden(card.args ?? null) || jsonHasHidden(card.data ?? null);
+    found = [card.toolName ?? "", card.message ?? "", card.reason ?? ""].some(hasHidden) || jsonHasHidden(card.args ?? null) || jsonHasHidden(card.data ?? null) || jsonHasHidden(card.responseSchema ?? null);
     cardScans.set(card, found);
   }
   return found;
