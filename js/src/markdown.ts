@@ -8,20 +8,30 @@
  * too long or too costly to parse is shown as plain text.
  */
 import DOMPurify from "dompurify";
-import { Marked, type Tokens } from "marked";
+import { Marked, Tokenizer, type Tokens } from "marked";
 import { markerText, markerTitle, revealText, segments } from "./unicode";
 
-/** Longer text is shown as plain text: marked's inline parsing is superlinear. */
+/** Longer text is shown as plain text: marked's work grows faster than the text. */
 export const MAX_CHARS = 20_000;
-/** Emphasis delimiters (`*`, `_`) in the whole text and in one block: marked's emphasis
- * matching is quadratic in them (20 KB of `_*a` takes seconds). */
-export const MAX_DELIMITERS = 1_000;
-export const MAX_BLOCK_DELIMITERS = 300;
+/** So is text with a longer run without spaces (a base64 blob, 10,000 `_a`): marked's
+ * e-mail autolink patterns scan such a run again at each of its characters. */
+export const MAX_WORD = 500;
+/** And so is text that makes more elements than this: sanitizing each one takes time. */
+export const MAX_ELEMENTS = 2_000;
+/** Time for finding emphasis (`*`, `_`) in one text: marked matches delimiters in time
+ * quadratic in their number (20 KB of `_*a` took seconds); past it, the rest of the
+ * delimiters stay literal characters. */
+export const EMPHASIS_MS = 40;
+/** Nesting (`>` and list markers, or indentation) beyond which a text is shown as plain
+ * text: each level is parsed again, and 2,000 `>` overflow the parser's stack. */
+export const MAX_NESTING = 16;
+export const MAX_INDENT = 64;
 
-export type Fallback = "too-long" | "too-complex" | "failed";
+export type Fallback = "too-long" | "too-deep" | "failed";
 export type MarkdownResult = { html: string } | { plain: Fallback };
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
+let emphasisSpent = 0;
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -73,6 +83,18 @@ marked.use({
     },
     checkbox({ checked }: Tokens.Checkbox) {
       return checked ? "☑ " : "☐ ";
+    },
+  },
+  tokenizer: {
+    // Past its time, emphasis is not looked for: the delimiter stays a character.
+    emStrong(this: Tokenizer, src: string, maskedSrc: string, prevChar?: string) {
+      if (emphasisSpent > EMPHASIS_MS) return undefined;
+      const start = performance.now();
+      try {
+        return Tokenizer.prototype.emStrong.call(this, src, maskedSrc, prevChar);
+      } finally {
+        emphasisSpent += performance.now() - start;
+      }
     },
   },
 });
@@ -127,30 +149,41 @@ function revealIn(root: DocumentFragment): void {
   for (const el of root.querySelectorAll("[title]")) el.setAttribute("title", revealText(el.getAttribute("title") ?? ""));
 }
 
-function delimiters(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c === 42 || c === 95) n += 1; // * _
-  }
-  return n;
-}
+const PREFIX = /^(?:[ \t]*(?:>|[*+-](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)))+/;
+const FENCE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 
-function tooComplex(text: string): boolean {
-  if (delimiters(text) > MAX_DELIMITERS) return true;
-  return text.split(/\n[ \t]*\n/).some((block) => delimiters(block) > MAX_BLOCK_DELIMITERS);
+/** Whether a line outside fenced code nests deeper than marked handles quickly. */
+function tooDeep(text: string): boolean {
+  let fence = "";
+  for (const line of text.split("\n")) {
+    const open = FENCE.exec(line);
+    if (open) {
+      if (!fence) fence = open[1]![0]!;
+      else if (open[1]![0] === fence) fence = "";
+      continue;
+    }
+    if (fence) continue;
+    const indent = /^[ \t]*/.exec(line)![0].replace(/\t/g, "    ").length;
+    if (indent > MAX_INDENT) return true;
+    const prefix = PREFIX.exec(line)?.[0] ?? "";
+    if ((prefix.match(/[>*+\-]|\d[.)]/g) ?? []).length > MAX_NESTING) return true;
+  }
+  return false;
 }
 
 function render(text: string): MarkdownResult {
-  if (text.length > MAX_CHARS) return { plain: "too-long" };
-  if (tooComplex(text)) return { plain: "too-complex" };
+  if (text.length > MAX_CHARS || text.split(/\s+/).some((word) => word.length > MAX_WORD)) return { plain: "too-long" };
+  if (tooDeep(text)) return { plain: "too-deep" };
   let html: string;
+  emphasisSpent = 0;
   try {
     html = marked.parse(text, { async: false }) as string;
   } catch {
-    // Deep nesting (2,000 `>`) overflows marked's stack.
+    // A stack overflow on nesting the checks above did not foresee.
     return { plain: "failed" };
   }
+  // Text's own `<` is escaped by now: each `<` opens or closes an element.
+  if (html.split("<").length > 2 * MAX_ELEMENTS) return { plain: "too-long" };
   const fragment = purifier().sanitize(html, {
     ALLOWED_TAGS,
     ALLOWED_ATTR,

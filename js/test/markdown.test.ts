@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { linkTarget, markdown, MAX_CHARS } from "../src/markdown";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { EMPHASIS_MS, linkTarget, markdown, MAX_CHARS, MAX_ELEMENTS } from "../src/markdown";
 import { click, FakeModel, initialize, mount } from "./helpers";
 
 afterEach(() => {
@@ -95,12 +95,31 @@ describe("markdown", () => {
     expect(div.textContent).not.toContain("\u202E");
   });
 
-  it("falls back to plain text above the size cap, for costly emphasis, and when the parser fails", () => {
-    expect(markdown("a".repeat(MAX_CHARS + 1))).toEqual({ plain: "too-long" });
-    expect(markdown("_a".repeat(9_000))).toEqual({ plain: "too-complex" });
-    expect(markdown("_*a".repeat(200))).toEqual({ plain: "too-complex" });
-    expect(markdown(`${">".repeat(2_000)} deep`)).toEqual({ plain: "failed" });
+  it("falls back to plain text above the size cap, for long runs without spaces, and for deep nesting", () => {
+    expect(markdown("a ".repeat(MAX_CHARS / 2 + 1))).toEqual({ plain: "too-long" });
+    // 100 KB of `_a` took the parser seconds; a 20 KB base64 blob is no better.
+    expect(markdown("_a".repeat(50_000))).toEqual({ plain: "too-long" });
+    expect(markdown(`see ${"Qm9i".repeat(200)}`)).toEqual({ plain: "too-long" });
+    expect(markdown(`${">".repeat(2_000)} deep`)).toEqual({ plain: "too-long" });
+    expect(markdown(`${"> ".repeat(2_000)}deep`)).toEqual({ plain: "too-deep" });
+    expect(markdown(Array.from({ length: 40 }, (_, i) => `${"  ".repeat(i)}- level ${i}`).join("\n"))).toEqual({ plain: "too-deep" });
+    expect(markdown("`a` ".repeat(MAX_ELEMENTS + 10))).toEqual({ plain: "too-long" });
+    // Deep indentation inside fenced code is code, not nesting.
+    expect("html" in markdown(`\`\`\`\n${" ".repeat(200)}x\n\`\`\`\n\n- a\n  - b`)).toBe(true);
     expect("html" in markdown("_a_ ".repeat(100))).toBe(true);
+  });
+
+  it("leaves emphasis as literal characters once its time is spent", () => {
+    const text = `*one* and **two** ${Math.random()}`;
+    let calls = 0;
+    // The first look for emphasis takes the whole budget.
+    vi.spyOn(performance, "now").mockImplementation(() => (calls++ === 0 ? 0 : EMPHASIS_MS + 1));
+    const div = fragment(text);
+    vi.restoreAllMocks();
+    expect(div.querySelector("em")?.textContent).toBe("one");
+    expect(div.querySelector("strong")).toBeNull();
+    expect(div.textContent).toContain("one and **two**");
+    expect(fragment(`*one* and **two** ${Math.random()}`).querySelector("em")?.textContent).toBe("one");
   });
 
   it("parses each text once", () => {
@@ -109,12 +128,13 @@ describe("markdown", () => {
   });
 
   it("shows a fallback as plain text with its markers, and the rest of the view stays", () => {
-    const deep = `${">".repeat(2_000)} deep \u202Eevil`;
+    const deep = `${"> ".repeat(2_000)} deep \u202Eevil`;
     const model = new FakeModel({ items: [{ type: "user", text: deep }, { type: "assistant", text: "**fine**", tool_calls: [] }] });
     const view = mount(model);
     const [first, second] = view.qa("pp-item");
     expect(first!.querySelector('[data-testid="pp-plain-note"]')).not.toBeNull();
-    expect(first!.textContent).toContain(">>>> deep");
+    expect(first!.textContent).toContain("> > > ");
+    expect(first!.textContent).toContain(" deep ");
     expect(first!.querySelector('[data-testid="pp-hidden-char"]')?.textContent).toBe("U+202E");
     expect(second!.querySelector("strong")?.textContent).toBe("fine");
     view.cleanup();

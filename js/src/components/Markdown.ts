@@ -6,7 +6,7 @@ import { Revealed } from "./Revealed";
 
 const FALLBACK_NOTES: Record<Fallback, string> = {
   "too-long": "Shown as plain text: too long to format.",
-  "too-complex": "Shown as plain text: too much formatting to lay out quickly.",
+  "too-deep": "Shown as plain text: nested too deeply to format.",
   failed: "Shown as plain text: it could not be formatted.",
 };
 
