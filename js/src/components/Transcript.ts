@@ -26,9 +26,9 @@ function MessageRow({ item }: { item: Item & { type: "user" | "assistant" } }) {
 
 /** A row is drawn again only when its item (or card) object changes; one that fails to
  * draw shows its raw text, and the others stay. */
-const Message = memo(({ item }: { item: Item & { type: "user" | "assistant" } }) =>
-  html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} /></${Boundary}>`,
-);
+const Message = memo(function ContainedMessage({ item }: { item: Item & { type: "user" | "assistant" } }) {
+  return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} /></${Boundary}>`;
+});
 
 function ToolRowImpl({ call, card, model, readOnly }: { call: ToolItem; card: PendingCard | null; model: Model; readOnly: boolean }) {
   // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
