@@ -5,6 +5,7 @@ export const KIND_TITLES: Record<string, string> = {
   "tool-approval": "Approval",
   generic: "Input needed",
   unbound: "Interrupt",
+  breakpoint: "Breakpoint",
 };
 
 export function kindTitle(kind: string): string {
@@ -29,25 +30,33 @@ export function fieldLabel(schema: unknown, key: string): string {
 
 const MAX_VALUE = 32;
 
+/** A value cut to a few characters ends in "…": the full one is in the arguments below. */
 function shortValue(value: Json): string | null {
-  if (typeof value === "string") return value.length > MAX_VALUE ? `${value.slice(0, MAX_VALUE - 1)}…` : value;
+  if (typeof value === "string") {
+    const chars = Array.from(value);
+    return chars.length > MAX_VALUE ? `${chars.slice(0, MAX_VALUE - 1).join("")}…` : value;
+  }
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return null;
 }
 
 /**
  * The action's key arguments, to tell parallel calls apart: "order 42" from
- * `{order_id: 42}`; at most two plain values.
+ * `{order_id: 42}`; at most two plain values, then "…" when there are more arguments.
  */
 export function keyArguments(input: Json | undefined): string {
   if (!input || typeof input !== "object" || Array.isArray(input)) return "";
   const parts: string[] = [];
-  for (const [key, value] of Object.entries(input)) {
+  const entries = Object.entries(input);
+  let used = 0;
+  for (const [key, value] of entries) {
+    if (parts.length === 2) break;
+    used += 1;
     const shown = shortValue(value);
     if (shown === null || shown === "") continue;
     parts.push(`${humanize(key.replace(/_?id$/i, "") || key).toLowerCase()} ${shown}`);
-    if (parts.length === 2) break;
   }
+  if (parts.length > 0 && used < entries.length) parts.push("…");
   return parts.join(", ");
 }
 

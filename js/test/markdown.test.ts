@@ -1,22 +1,28 @@
-import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "../src/markdown";
-import { FakeModel, initialize, mount } from "./helpers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { EMPHASIS_MS, linkTarget, markdown, MAX_CHARS, MAX_ELEMENTS } from "../src/markdown";
+import { click, FakeModel, initialize, mount } from "./helpers";
 
-function fragment(html: string): HTMLElement {
+afterEach(() => {
+  document.body.innerHTML = "";
+});
+
+function fragment(text: string): HTMLElement {
+  const result = markdown(text);
+  if (!("html" in result)) throw new Error(`not rendered: ${result.plain}`);
   const div = document.createElement("div");
-  div.innerHTML = html;
+  div.innerHTML = result.html;
   return div;
 }
 
 describe("markdown", () => {
   it("renders markdown", () => {
-    const div = fragment(renderMarkdown("**bold** and `code`\n\n- one\n- two"));
+    const div = fragment("**bold** and `code`\n\n- one\n- two");
     expect(div.querySelector("strong")?.textContent).toBe("bold");
     expect(div.querySelectorAll("li")).toHaveLength(2);
   });
 
   it("shows raw HTML as text: no elements, no event handlers", () => {
-    const div = fragment(renderMarkdown('Look <img src=x onerror="alert(1)"> here <script>alert(2)</script> done'));
+    const div = fragment('Look <img src=x onerror="alert(1)"> here <script>alert(2)</script> done');
     expect(div.querySelector("script")).toBeNull();
     expect(div.querySelector("img")).toBeNull();
     expect(div.textContent).toContain('<img src=x onerror="alert(1)">');
@@ -25,18 +31,113 @@ describe("markdown", () => {
   });
 
   it("shows block-level raw HTML as text too", () => {
-    const div = fragment(renderMarkdown('<div onclick="alert(1)">\n<iframe src="https://example.org"></iframe>\n</div>'));
+    const div = fragment('<div onclick="alert(1)">\n<iframe src="https://example.org"></iframe>\n</div>');
     expect(div.querySelector("div, iframe")).toBeNull();
     expect(div.textContent).toContain("<iframe");
   });
 
-  it("drops javascript: links and opens others in a new tab without an opener", () => {
-    const div = fragment(renderMarkdown("[bad](javascript:alert(1)) [good](https://example.org)"));
+  it("never makes an image element: an image is its alt text and full URL", () => {
+    const div = fragment("![logo](https://tracker.example/pixel?secret=abc) and ![](/logout) and ![x](data:image/png;base64,AAAA)");
+    expect(div.querySelectorAll("img, picture, source, video, audio, iframe, [srcset], [style]")).toHaveLength(0);
+    expect(div.textContent).toContain("[image: logo] https://tracker.example/pixel?secret=abc");
+    expect(div.textContent).toContain("[image] /logout");
+    const loads = [...div.querySelectorAll('button[data-pp="load-image"]')];
+    // Only the http(s) image may be loaded, and only on a click.
+    expect(loads.map((b) => b.getAttribute("data-src"))).toEqual(["https://tracker.example/pixel?secret=abc"]);
+  });
+
+  it("loads a remote image only when asked", () => {
+    const model = new FakeModel({ items: [{ type: "assistant", text: "![chart](https://example.org/c.png)", tool_calls: [] }] });
+    const view = mount(model);
+    expect(view.el.querySelector("img")).toBeNull();
+    click(view.el.querySelector<HTMLElement>('button[data-pp="load-image"]')!);
+    const img = view.el.querySelector("img")!;
+    expect(img.getAttribute("src")).toBe("https://example.org/c.png");
+    expect(img.referrerPolicy).toBe("no-referrer");
+    view.cleanup();
+  });
+
+  it("shows where a link really goes and follows only web links", () => {
+    const div = fragment(
+      "[your bank](https://evil.example/login) [bad](javascript:alert(1)) [data](data:text/html,hi) [out](/logout) [proto](//evil.example) https://plain.example",
+    );
     const links = [...div.querySelectorAll("a")];
-    expect(links.some((a) => (a.getAttribute("href") ?? "").startsWith("javascript"))).toBe(false);
-    const good = links.find((a) => a.getAttribute("href") === "https://example.org");
-    expect(good?.getAttribute("target")).toBe("_blank");
-    expect(good?.getAttribute("rel")).toContain("noopener");
+    expect(links.map((a) => a.getAttribute("href"))).toEqual(["https://evil.example/login", "https://plain.example"]);
+    expect(links[0]!.getAttribute("target")).toBe("_blank");
+    expect(links[0]!.getAttribute("rel")).toContain("noopener");
+    expect(links[0]!.getAttribute("title")).toBe("https://evil.example/login");
+    expect(div.textContent).toContain("your bank (https://evil.example/login)");
+    expect(div.textContent).toContain("(blocked link: javascript:alert(1))");
+    expect(div.textContent).toContain("(blocked link: data:text/html,hi)");
+    expect(div.textContent).toContain("(relative link, not followed: /logout)");
+    expect(div.textContent).toContain("(relative link, not followed: //evil.example)");
+    // A link whose text is its address is not repeated.
+    expect(div.textContent).not.toContain("(https://plain.example)");
+  });
+
+  it("classifies link targets", () => {
+    expect(linkTarget("https://a.example/x")).toBe("web");
+    expect(linkTarget("mailto:a@b.example")).toBe("web");
+    expect(linkTarget("java\tscript:alert(1)")).toBe("blocked");
+    expect(linkTarget("JAVASCRIPT:alert(1)")).toBe("blocked");
+    expect(linkTarget("../api/sessions")).toBe("relative");
+  });
+
+  it("keeps no style, class or id from the text, and no positioning trick", () => {
+    const div = fragment('```js" style="position:fixed\ncode\n```\n\n<span style="position:fixed;inset:0" class="jp-Dialog" id="x">cover</span>');
+    expect(div.querySelectorAll("[style], [class], [id]")).toHaveLength(0);
+  });
+
+  it("shows hidden characters in text and link addresses as markers", () => {
+    const div = fragment("pay alice@bank.com \u202Emoc.rekcatta@eve and [x](https://a.example/\u200Bb)");
+    const markers = [...div.querySelectorAll('[data-pp="hidden-char"]')].map((m) => m.textContent);
+    expect(markers).toContain("U+202E");
+    expect(div.textContent).not.toContain("\u202E");
+  });
+
+  it("falls back to plain text above the size cap, for long runs without spaces, and for deep nesting", () => {
+    expect(markdown("a ".repeat(MAX_CHARS / 2 + 1))).toEqual({ plain: "too-long" });
+    // 100 KB of `_a` took the parser seconds; a 20 KB base64 blob is no better.
+    expect(markdown("_a".repeat(50_000))).toEqual({ plain: "too-long" });
+    expect(markdown(`see ${"Qm9i".repeat(200)}`)).toEqual({ plain: "too-long" });
+    expect(markdown(`${">".repeat(2_000)} deep`)).toEqual({ plain: "too-long" });
+    expect(markdown(`${"> ".repeat(2_000)}deep`)).toEqual({ plain: "too-deep" });
+    expect(markdown(Array.from({ length: 40 }, (_, i) => `${"  ".repeat(i)}- level ${i}`).join("\n"))).toEqual({ plain: "too-deep" });
+    expect(markdown("`a` ".repeat(MAX_ELEMENTS + 10))).toEqual({ plain: "too-long" });
+    // Deep indentation inside fenced code is code, not nesting.
+    expect("html" in markdown(`\`\`\`\n${" ".repeat(200)}x\n\`\`\`\n\n- a\n  - b`)).toBe(true);
+    expect("html" in markdown("_a_ ".repeat(100))).toBe(true);
+  });
+
+  it("leaves emphasis as literal characters once its time is spent", () => {
+    const text = `*one* and **two** ${Math.random()}`;
+    let calls = 0;
+    // The first look for emphasis takes the whole budget.
+    vi.spyOn(performance, "now").mockImplementation(() => (calls++ === 0 ? 0 : EMPHASIS_MS + 1));
+    const div = fragment(text);
+    vi.restoreAllMocks();
+    expect(div.querySelector("em")?.textContent).toBe("one");
+    expect(div.querySelector("strong")).toBeNull();
+    expect(div.textContent).toContain("one and **two**");
+    expect(fragment(`*one* and **two** ${Math.random()}`).querySelector("em")?.textContent).toBe("one");
+  });
+
+  it("parses each text once", () => {
+    const text = `**cached** ${Math.random()}`;
+    expect(markdown(text)).toBe(markdown(text));
+  });
+
+  it("shows a fallback as plain text with its markers, and the rest of the view stays", () => {
+    const deep = `${"> ".repeat(2_000)} deep \u202Eevil`;
+    const model = new FakeModel({ items: [{ type: "user", text: deep }, { type: "assistant", text: "**fine**", tool_calls: [] }] });
+    const view = mount(model);
+    const [first, second] = view.qa("pp-item");
+    expect(first!.querySelector('[data-testid="pp-plain-note"]')).not.toBeNull();
+    expect(first!.textContent).toContain("> > > ");
+    expect(first!.textContent).toContain(" deep ");
+    expect(first!.querySelector('[data-testid="pp-hidden-char"]')?.textContent).toBe("U+202E");
+    expect(second!.querySelector("strong")?.textContent).toBe("fine");
+    view.cleanup();
   });
 
   it("is what the transcript shows for assistant and streamed text", () => {
@@ -48,7 +149,7 @@ describe("markdown", () => {
     const view = mount(model);
     model.message({ type: "text", delta: "<img src=y onerror=alert(3)> streaming *on*" });
     expect(view.el.querySelector("script")).toBeNull();
-    for (const img of view.el.querySelectorAll("img")) expect(img.hasAttribute("onerror")).toBe(false);
+    expect(view.el.querySelector("img")).toBeNull();
     expect(view.get("pp-item").textContent).toContain("Hi");
     expect(view.get("pp-streaming").querySelector("em")?.textContent).toBe("on");
     view.cleanup();

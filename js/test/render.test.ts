@@ -68,7 +68,8 @@ describe("header", () => {
   it("shows interrupted with the number of pending interrupts", () => {
     const model = new FakeModel({ status: "interrupted", pending: [{ id: "a", kind: "unbound", canResolve: false, message: "m" }, { id: "b", kind: "unbound", canResolve: false, message: "n" }] });
     const view = mount(model);
-    expect(view.get("pp-status").textContent).toContain("2 pending");
+    expect(view.get("pp-status").textContent).toContain("Waiting for an answer");
+    expect(view.get("pp-pending-jump").textContent).toContain("2 pending");
     view.cleanup();
   });
 

@@ -210,7 +210,10 @@ describe("labels", () => {
   });
 
   it("title a call by its key arguments", () => {
-    expect(callTitle("refund_order", { order_id: 42, reason: "damaged", extra: 1 })).toBe("refund_order · order 42, reason damaged");
+    expect(callTitle("refund_order", { order_id: 42, reason: "damaged", extra: 1 })).toBe("refund_order · order 42, reason damaged, …");
+    expect(callTitle("refund_order", { order_id: 42, amount: 3 })).toBe("refund_order · order 42, amount 3");
+    // A value cut short says so; the card shows it whole.
+    expect(keyArguments({ note: "x".repeat(40) })).toBe(`note ${"x".repeat(31)}…`);
     expect(keyArguments({ nested: { a: 1 } })).toBe("");
     expect(callTitle("ping", {})).toBe("ping");
   });

@@ -106,7 +106,7 @@ def test_step_break_edit_continue_fork_compare_and_go_back_from_the_view(
     )
 
     view.get_by_test_id("pp-debug").locator("summary").click()
-    answered = view.locator('[data-testid="pp-answered"]', has_text="tool-approval")
+    answered = view.locator('[data-testid="pp-answered"]', has_text="Approval at")
     answered.get_by_test_id("pp-fork-here").click()
     expect(view.get_by_test_id("pp-fork")).to_have_count(1, timeout=30_000)
     nb.screenshot("debug-forked")

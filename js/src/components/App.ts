@@ -3,6 +3,7 @@ import { useMemo } from "preact/hooks";
 import { useFrameModelValue, useModelValue } from "../hooks";
 import { STREAMING_KEY } from "../state";
 import type { ErrorInfo, Item, Model, PendingCard, RunStatus } from "../types";
+import { Boundary } from "./Boundary";
 import { BreakpointCard } from "./BreakpointCard";
 import { Card } from "./Card";
 import { DebugPanel } from "./DebugPanel";
@@ -44,15 +45,23 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   const apart = pending.filter((c) => !inTranscript.includes(c));
 
   return html`<div class="pp-root">
-    <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
-      error=${error ?? null} meta=${meta ?? null} items=${items} model=${model} />
+    <${Boundary} value=${error ?? status} label="header">
+      <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
+        error=${error ?? null} meta=${meta ?? null} items=${items} model=${model} />
+    </${Boundary}>
     ${gone ? html`<${KernelGone} />` : null}
-    <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} model=${model} readOnly=${gone} />
+    <${Boundary} value=${items} label="transcript">
+      <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} model=${model} readOnly=${gone} />
+    </${Boundary}>
     ${status === "paused" ? html`<${ModelPause} model=${model} readOnly=${gone} />` : null}
-    <${DebugPanel} model=${model} items=${items} readOnly=${gone} />
+    <${Boundary} value=${items} label="debug panel"><${DebugPanel} model=${model} items=${items} readOnly=${gone} /></${Boundary}>
     ${apart.length > 0
       ? html`<section class="pp-cards" aria-label="Pending interrupts">
-          ${apart.map((card) => html`<${card.kind === "breakpoint" ? BreakpointCard : Card} key=${cardKey(card)} card=${card} model=${model} readOnly=${gone} />`)}
+          ${apart.map(
+            (card) => html`<${Boundary} key=${cardKey(card)} value=${card} label="card">
+              <${card.kind === "breakpoint" ? BreakpointCard : Card} card=${card} model=${model} readOnly=${gone} />
+            </${Boundary}>`,
+          )}
         </section>`
       : null}
   </div>`;

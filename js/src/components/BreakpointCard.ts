@@ -7,6 +7,7 @@ import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
 import { previewOf, TooLargeToEdit } from "./Preview";
 import { AnswerEditor } from "./SchemaForm";
+import { Revealed } from "./Revealed";
 
 type Phase = "idle" | "sending" | "sent";
 
@@ -53,9 +54,9 @@ export function BreakpointCard({ card, model, readOnly = false }: { card: Pendin
       ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}
       ${phase === "sent" ? html`<span class="pp-muted" data-testid="pp-sent">Sent; waiting for the run</span>` : null}
     </div>
-    <p class="pp-card-message">${card.message}</p>
+    <p class="pp-card-message"><${Revealed} text=${card.message} /></p>
     <div class="pp-card-body">
-      <p class="pp-tool-line">Before <code class="pp-tool-name">${card.toolName ?? "(unnamed)"}</code></p>
+      <p class="pp-tool-line">Before <code class="pp-tool-name"><${Revealed} text=${card.toolName ?? "(unnamed)"} /></code></p>
       ${editing
         ? html`<${AnswerEditor}
             idPrefix=${`${idPrefix}-args`}

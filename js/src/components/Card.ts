@@ -11,6 +11,8 @@ import { AnswerEditor } from "./SchemaForm";
 import { callTitle, KIND_TITLES } from "../labels";
 import { moveFocusAfterAnswer } from "../focus";
 import { own, record } from "../own";
+import { revealText } from "../unicode";
+import { cardHasHidden, HiddenWarning, Revealed } from "./Revealed";
 
 type Phase = "idle" | "sending" | "sent" | "closed";
 
@@ -202,7 +204,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   let body: VNode;
   if (!answerable) {
     body = html`<div class="pp-card-body">
-      <p class="pp-unanswerable" data-testid="pp-unanswerable">Not answerable here${card.reason ? html`: <span class="pp-reason">${card.reason}</span>` : null}</p>
+      <p class="pp-unanswerable" data-testid="pp-unanswerable">Not answerable here${card.reason ? html`: <span class="pp-reason"><${Revealed} text=${card.reason} /></span>` : null}</p>
       ${card.data !== null && card.data !== undefined ? html`<${JsonBlock} label="Data" value=${card.data} />` : null}
     </div>`;
   } else if (card.kind === "tool-approval") {
@@ -211,7 +213,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
       class="pp-button pp-button-primary"
       data-testid="pp-approve"
       disabled=${disabled || (state !== null && !state.valid)}
-      aria-label=${state ? `Approve with edits: ${callTitle(card.toolName, card.args)}` : `Approve ${callTitle(card.toolName, card.args)}`}
+      aria-label=${revealText(state ? `Approve with edits: ${callTitle(card.toolName, card.args)}` : `Approve ${callTitle(card.toolName, card.args)}`)}
       onClick=${() => (state ? state.valid && state.value !== undefined && onResume(() => ({ approved: true, editedArgs: state.value as Json })) : onResume(true))}
     >${state ? "Approve with edits" : "Approve"}</button>`;
     const editToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-edit-args" aria-expanded=${editing ? "true" : "false"}
@@ -277,17 +279,18 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
     data-interrupt-id=${card.id}
     data-phase=${expired ? "expired" : phase}
     data-readonly=${readOnly || !answerable ? "true" : "false"}
-    aria-label=${`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.toolName ? `${callTitle(card.toolName, card.args)}: ` : ""}${card.message}`}
+    aria-label=${revealText(`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.toolName ? `${callTitle(card.toolName, card.args)}: ` : ""}${card.message}`)}
     aria-busy=${phase === "sending" ? "true" : "false"}
   >
     <div class="pp-card-head">
       <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? KIND_TITLES[card.kind] ?? "Interrupt" : "Not answerable here"}</span>
-      ${card.toolName ? html`<span class="pp-card-title" data-testid="pp-card-title">${callTitle(card.toolName, card.args)}</span>` : null}
+      ${card.toolName ? html`<span class="pp-card-title" data-testid="pp-card-title"><${Revealed} text=${callTitle(card.toolName, card.args)} /></span>` : null}
       ${expiring ? html`<${Countdown} remaining=${remaining} />` : null}
       ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}
       ${phase === "sent" ? html`<span class="pp-muted" data-testid="pp-sent">Sent; waiting for the run</span>` : null}
     </div>
-    <p class="pp-card-message">${card.message}</p>
+    ${cardHasHidden(card) ? html`<${HiddenWarning} what="card" />` : null}
+    <p class="pp-card-message"><${Revealed} text=${card.message} /></p>
     ${body}
     ${error ? html`<${CardError} error=${error} within=${card.kind === "tool-approval" ? "editedArgs" : ""} />` : null}
   </article>`;

@@ -5,8 +5,10 @@ import { useModelValue } from "../hooks";
 import { stepsOf } from "../past";
 import { fork, modelRequest } from "../protocol";
 import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
+import { kindTitle } from "../labels";
 import { Branches, STATUS_WORDS, type ForkInfo } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
+import { Revealed } from "./Revealed";
 import { Scrubber } from "./Scrubber";
 import { Timeline } from "./Timeline";
 
@@ -95,7 +97,7 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
       ? html`${answered.button}<ul class="pp-debug-answered">
           ${answered.rows.map(
             ({ tool, entry }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id}>
-              ${entry.kind} of <code>${tool.name}</code>: ${entry.resolution?.type}
+              ${kindTitle(entry.kind)} at <code><${Revealed} text=${tool.name} /></code>: ${entry.resolution?.type === "reject" ? "rejected" : "answered"}
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-here" disabled=${busy || readOnly}
                 onClick=${() => ask(() => fork(model, entry.id), () => undefined)}>Fork here</button>
             </li>`,

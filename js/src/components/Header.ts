@@ -17,12 +17,13 @@ export interface HeaderProps {
   model?: Model;
 }
 
-function statusLabel(status: RunStatus, pendingCount: number, error: ErrorInfo | null): string {
+function statusLabel(status: RunStatus, error: ErrorInfo | null): string {
   switch (status) {
     case "running":
       return "Running";
     case "interrupted":
-      return `Interrupted: ${pendingCount} pending ${pendingCount === 1 ? "interrupt" : "interrupts"}`;
+      // How many is on the button beside it, which leads to the first card.
+      return "Waiting for an answer";
     case "paused":
       return "Paused before the model request";
     case "completed":
@@ -94,7 +95,7 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
   return html`<header class="pp-header">
     <div class=${`pp-status pp-status-${status}`} data-testid="pp-status" data-status=${status} role="status" aria-live="polite">
       ${running ? html`<span class="pp-spinner" aria-hidden="true"></span>` : null}
-      <span class="pp-status-label">${statusLabel(status, pendingCount, error)}</span>
+      <span class="pp-status-label">${statusLabel(status, error)}</span>
       ${elapsed !== null ? html`<span class="pp-elapsed" data-testid="pp-elapsed" aria-hidden="true">${elapsed}</span>` : null}
     </div>
     ${pendingCount > 0

@@ -3,6 +3,7 @@ import { useModelValue, formatTime } from "../hooks";
 import { useKernelGone } from "../liveness";
 import type { Model, PendingCard } from "../types";
 import { cardKey } from "../card-key";
+import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { KernelGone } from "./KernelGone";
 import "./inbox.css";
@@ -31,7 +32,7 @@ function InboxRun({ entry, model, readOnly }: { entry: InboxEntry; model: Model;
     </div>
     ${entry.reason ? html`<p class="pp-inbox-reason" data-testid="pp-inbox-reason">${entry.reason}</p>` : null}
     <div class="pp-cards">
-      ${entry.cards.map((card) => html`<${Card} key=${cardKey(card)} card=${card} model=${model} readOnly=${readOnly} />`)}
+      ${entry.cards.map((card) => html`<${Boundary} key=${cardKey(card)} value=${card} label="card"><${Card} card=${card} model=${model} readOnly=${readOnly} /></${Boundary}>`)}
     </div>
   </section>`;
 }

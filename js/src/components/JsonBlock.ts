@@ -1,16 +1,20 @@
 import { html } from "htm/preact";
+import { useMemo } from "preact/hooks";
 import type { Json } from "../types";
 import { Markdown } from "./Markdown";
 import { Preview, previewOf } from "./Preview";
+import { Revealed } from "./Revealed";
 
-/** A labelled value: text as markdown, anything else as indented JSON. */
+/** A labelled value: text as markdown, anything else as indented JSON, hidden characters
+ * in either shown as markers. */
 export function JsonBlock({ label, value, testid }: { label: string; value: Json | undefined; testid?: string }) {
   const preview = previewOf(value);
+  const text = useMemo(() => (typeof value === "string" || value === undefined || preview ? "" : JSON.stringify(value, null, 2)), [value]);
   const body = preview
     ? html`<${Preview} preview=${preview} />`
     : typeof value === "string"
       ? html`<${Markdown} text=${value} />`
-      : html`<pre class="pp-json">${value === undefined ? "—" : JSON.stringify(value, null, 2)}</pre>`;
+      : html`<pre class="pp-json">${value === undefined ? "—" : html`<${Revealed} text=${text} indented=${true} />`}</pre>`;
   return html`<div class="pp-block" data-testid=${testid}>
     <div class="pp-block-label">${label}</div>
     ${body}

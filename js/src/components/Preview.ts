@@ -7,6 +7,7 @@ import { html } from "htm/preact";
 import { createContext } from "preact";
 import { useContext, useState } from "preact/hooks";
 import { fullValue } from "../protocol";
+import { Revealed } from "./Revealed";
 import type { Json, Model } from "../types";
 
 export const PREVIEW_KEY = "pausepoint:preview";
@@ -84,7 +85,7 @@ export function Preview({ preview }: { preview: PreviewInfo }) {
   const shown = fetched.state === "shown";
   const offline = model === null ? "The whole value needs the run's kernel." : undefined;
   return html`<div class="pp-preview" data-testid="pp-preview" data-bytes=${preview.bytes} data-state=${fetched.state}>
-    <pre class="pp-json pp-preview-text" data-testid="pp-preview-text">${shown ? fetched.text : `${preview.text}…`}</pre>
+    <pre class="pp-json pp-preview-text" data-testid="pp-preview-text">${shown ? fetched.text : html`<${Revealed} text=${preview.text} />…`}</pre>
     <div class="pp-preview-bar">
       <span class="pp-muted" data-testid="pp-preview-size">
         ${shown ? `All ${size}` : `Showing the first ${preview.text.length.toLocaleString("en-US")} characters of ${size}`}
@@ -107,7 +108,7 @@ export function Preview({ preview }: { preview: PreviewInfo }) {
 /** A plain text that may have arrived as a preview (an error's message). */
 export function TextOrPreview({ value }: { value: unknown }) {
   const preview = previewOf(value);
-  return preview ? html`<${Preview} preview=${preview} />` : html`${String(value ?? "")}`;
+  return preview ? html`<${Preview} preview=${preview} />` : html`<${Revealed} text=${String(value ?? "")} />`;
 }
 
 /** Why a card's arguments cannot be edited here: they arrived as a preview. */

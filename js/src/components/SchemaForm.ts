@@ -16,6 +16,7 @@ import { own, withKey } from "../own";
 import { compileSchema, type Validator } from "../validation";
 import type { Json, JsonObject } from "../types";
 import { domId, FieldError, fieldTestId } from "./fields";
+import { Revealed } from "./Revealed";
 import { JsonEditor, type EditorState } from "./JsonEditor";
 
 interface FormContext {
@@ -98,7 +99,7 @@ function KernelCheck({ ctx, field }: { ctx: FormContext; field: Field }) {
 function Help({ ctx, field }: { ctx: FormContext; field: Field }) {
   const byKernel = html`<${KernelCheck} ctx=${ctx} field=${field} />`;
   if (!field.description) return byKernel;
-  return html`<p class="pp-help" id=${domId(`${ctx.idPrefix}-help`, field.path)}>${field.description}</p>${byKernel}`;
+  return html`<p class="pp-help" id=${domId(`${ctx.idPrefix}-help`, field.path)}><${Revealed} text=${field.description} /></p>${byKernel}`;
 }
 
 function Required({ field }: { field: Field }) {
@@ -111,7 +112,7 @@ function renderField(field: Field, ctx: FormContext): VNode {
     const children = (field.children ?? []).map((child) => renderField(child, ctx));
     if (field.path === "") return html`<div class="pp-form-fields">${children}${errors}</div>`;
     return html`<fieldset class="pp-fieldset" data-testid=${`pp-fieldset-${field.path}`}>
-      <legend>${field.label}<${Required} field=${field} /></legend>
+      <legend><${Revealed} text=${field.label} /><${Required} field=${field} /></legend>
       <${Help} ctx=${ctx} field=${field} />
       ${children}${errors}
     </fieldset>`;
@@ -123,7 +124,7 @@ function renderField(field: Field, ctx: FormContext): VNode {
     const setRows = (next: Array<string | boolean>, touchedPath: string) => ctx.update(field.path, next, touchedPath);
     const full = field.maxItems !== undefined && rows.length >= field.maxItems;
     return html`<fieldset class="pp-fieldset pp-array" data-testid=${`pp-fieldset-${field.path}`}>
-      <legend>${field.label}<${Required} field=${field} /></legend>
+      <legend><${Revealed} text=${field.label} /><${Required} field=${field} /></legend>
       <${Help} ctx=${ctx} field=${field} />
       <${KernelCheck} ctx=${ctx} field=${item} />
       ${rows.map((row, i) => {
@@ -146,13 +147,13 @@ function renderField(field: Field, ctx: FormContext): VNode {
   const input = primitiveInput(field, field.path, value ?? "", ctx, (v) => ctx.update(field.path, v));
   if (field.kind === "boolean") {
     return html`<div class="pp-field pp-field-boolean">
-      <label class="pp-check-label">${input} ${field.label}<${Required} field=${field} /></label>
+      <label class="pp-check-label">${input} <${Revealed} text=${field.label} /><${Required} field=${field} /></label>
       <${Help} ctx=${ctx} field=${field} />
       ${errors}
     </div>`;
   }
   return html`<div class="pp-field">
-    <label class="pp-label" for=${domId(ctx.idPrefix, field.path)}>${field.label || "Value"}<${Required} field=${field} /></label>
+    <label class="pp-label" for=${domId(ctx.idPrefix, field.path)}><${Revealed} text=${field.label || "Value"} /><${Required} field=${field} /></label>
     ${input}
     <${Help} ctx=${ctx} field=${field} />
     ${errors}

@@ -1,10 +1,11 @@
 import { html } from "htm/preact";
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import { formatTime } from "../hooks";
 import { keyArguments, kindTitle } from "../labels";
 import type { InterruptEntry, Json, ToolItem } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { TextOrPreview } from "./Preview";
+import { callHasHidden, HiddenWarning, Revealed } from "./Revealed";
 
 const STATUS_TEXT: Record<string, string> = {
   pending: "pending",
@@ -29,7 +30,7 @@ function Resolution({ entry }: { entry: InterruptEntry }) {
   if (r.type === "reject") {
     const reason = r.error?.message ? r.error.message : "no reason given";
     return html`<div class="pp-resolution pp-resolution-reject" data-testid="pp-resolution" data-type="reject">
-      <p>Rejected: ${reason}<span class="pp-muted">${at}</span></p>
+      <p>Rejected: <${Revealed} text=${reason} /><span class="pp-muted">${at}</span></p>
     </div>`;
   }
   if (entry.kind === "tool-approval") {
@@ -51,7 +52,7 @@ function HistoryEntry({ entry, index }: { entry: InterruptEntry; index: number }
       <span class="pp-history-index">#${index + 1}</span>
       ${entry.created_at ? html`<span class="pp-muted">${formatTime(entry.created_at)}</span>` : null}
     </div>
-    <p class="pp-history-message">${entry.message}</p>
+    <p class="pp-history-message"><${Revealed} text=${entry.message} /></p>
     ${entry.data !== null && entry.data !== undefined ? html`<${JsonBlock} label="Data" value=${entry.data} />` : null}
     ${entry.state !== null && entry.state !== undefined ? html`<${JsonBlock} label="Checkpoint (state)" value=${entry.state} />` : null}
     <${Resolution} entry=${entry} />
@@ -68,10 +69,11 @@ function Input({ call }: { call: ToolItem }) {
     </details>`;
 }
 
-function Body({ call, hasCard }: { call: ToolItem; hasCard: boolean }) {
+function Body({ call, hasCard, hidden }: { call: ToolItem; hasCard: boolean; hidden: boolean }) {
   // What a card below shows already (the message, the arguments) is not repeated here.
   const interrupts = (call.interrupts ?? []).filter((entry) => !(hasCard && entry.resolution === null));
   return html`<div class="pp-tool-body">
+    ${hidden ? html`<${HiddenWarning} what="call" />` : null}
     <${Input} call=${call} />
     ${call.status === "succeeded" || (call.result !== undefined && call.result !== null)
       ? html`<${JsonBlock} label="Result" value=${call.result ?? null} testid="pp-tool-result" />`
@@ -79,7 +81,7 @@ function Body({ call, hasCard }: { call: ToolItem; hasCard: boolean }) {
     ${call.error
       ? html`<div class="pp-block pp-tool-error" data-testid="pp-tool-error">
           <div class="pp-block-label">Error</div>
-          <p><strong>${call.error.name}</strong>: <${TextOrPreview} value=${call.error.message} /></p>
+          <p><strong><${Revealed} text=${call.error.name} /></strong>: <${TextOrPreview} value=${call.error.message} /></p>
         </div>`
       : null}
     ${interrupts.length > 0
@@ -100,17 +102,19 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
   const [toggled, setToggled] = useState<boolean | null>(null);
   const open = toggled ?? ((call.status === "interrupted" && !hasCard) || call.status === "failed" || (call.status === "cancelled" && !!call.error));
   const args = keyArguments(call.input);
+  const hidden = useMemo(() => callHasHidden(call), [call]);
   return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${call.name} data-tool-call-id=${call.id} open=${open}>
     <summary class="pp-tool-summary" onClick=${(e: Event) => {
       e.preventDefault();
       setToggled(!open);
     }}>
       <span class="pp-disclosure" aria-hidden="true">${open ? "▾" : "▸"}</span>
-      <code class="pp-tool-name">${call.name}</code>
-      ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args">· ${args}</span>` : null}
+      <code class="pp-tool-name"><${Revealed} text=${call.name} /></code>
+      ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args">· <${Revealed} text=${args} /></span>` : null}
       <span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${STATUS_TEXT[call.status] ?? call.status}</span>
+      ${hidden ? html`<span class="pp-badge pp-badge-hidden" data-testid="pp-hidden-badge" title="Hidden or direction-changing characters, shown as markers">hidden characters</span>` : null}
       ${interrupts.length > 0 ? html`<span class="pp-muted">${interrupts.length} ${interrupts.length === 1 ? "interrupt" : "interrupts"}</span>` : null}
     </summary>
-    ${open ? html`<${Body} call=${call} hasCard=${hasCard} />` : null}
+    ${open ? html`<${Body} call=${call} hasCard=${hasCard} hidden=${hidden} />` : null}
   </details>`;
 }

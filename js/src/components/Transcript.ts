@@ -3,8 +3,11 @@ import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { memo } from "../memo";
 import type { AssistantItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
+import { hasHidden } from "../unicode";
+import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { Markdown } from "./Markdown";
+import { HiddenWarning } from "./Revealed";
 import { ToolCall } from "./ToolCall";
 
 /** Rows drawn at the end of a long transcript; earlier ones wait behind a button. */
@@ -16,17 +19,22 @@ function MessageRow({ item }: { item: Item & { type: "user" | "assistant" } }) {
   const who = item.type === "user" ? "You" : "Assistant";
   return html`<div class=${`pp-item pp-message pp-${item.type}`} data-testid="pp-item" data-type=${item.type}>
     <div class="pp-role">${who}</div>
+    ${item.text && hasHidden(item.text) ? html`<${HiddenWarning} what="text" />` : null}
     ${item.text ? html`<${Markdown} text=${item.text} />` : null}
   </div>`;
 }
 
-/** A row is drawn again only when its item (or card) object changes. */
-const Message = memo(MessageRow);
+/** A row is drawn again only when its item (or card) object changes; one that fails to
+ * draw shows its raw text, and the others stay. */
+const Message = memo(function ContainedMessage({ item }: { item: Item & { type: "user" | "assistant" } }) {
+  return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} /></${Boundary}>`;
+});
 
 function ToolRowImpl({ call, card, model, readOnly }: { call: ToolItem; card: PendingCard | null; model: Model; readOnly: boolean }) {
+  // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
   return html`<div class="pp-row" data-testid="pp-row">
-    <${ToolCall} call=${call} hasCard=${card !== null} />
-    ${card ? html`<${Card} card=${card} model=${model} readOnly=${readOnly} />` : null}
+    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null} /></${Boundary}>
+    ${card ? html`<${Boundary} value=${card} label="card"><${Card} card=${card} model=${model} readOnly=${readOnly} /></${Boundary}>` : null}
   </div>`;
 }
 
@@ -127,7 +135,7 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
     ${streaming
       ? html`<div class="pp-item pp-message pp-assistant pp-streaming" data-testid="pp-streaming" aria-busy="true">
           <div class="pp-role">Assistant</div>
-          <${Markdown} text=${streaming} />
+          <${Boundary} value=${streaming} label="message"><${Markdown} text=${streaming} /></${Boundary}>
         </div>`
       : null}
   </section>`;

@@ -1,0 +1,44 @@
+import { html } from "htm/preact";
+import { useMemo } from "preact/hooks";
+import type { PendingCard, ToolItem } from "../types";
+import { hasHidden, jsonHasHidden, markerText, markerTitle, segments } from "../unicode";
+
+/** Text with each hidden or direction-changing character shown as a marker instead of
+ * acting (see unicode.ts). `indented`: pretty-printed JSON, whose leading spaces are indentation. */
+export function Revealed({ text, indented = false }: { text: string; indented?: boolean }) {
+  const parts = useMemo(() => segments(text ?? "", { indented }), [text, indented]);
+  if (parts.length === 1 && parts[0]!.kind === "text") return html`${parts[0]!.text}`;
+  return html`${parts.map((part) =>
+    part.kind === "text"
+      ? part.text
+      : html`<span class="pp-hidden-char" data-testid="pp-hidden-char" title=${markerTitle(part)} aria-label=${markerTitle(part)}>${markerText(part)}</span>`,
+  )}`;
+}
+
+/** The warning a card or a tool call shows when some of its text has markers. */
+export function HiddenWarning({ what }: { what: "card" | "call" | "text" }) {
+  const subject = what === "card" ? "This card contains" : what === "call" ? "This tool call contains" : "This text contains";
+  return html`<p class="pp-hidden-warning" role="note" data-testid="pp-hidden-warning">
+    ⚠ ${subject} hidden or direction-changing characters; they are shown as markers.
+  </p>`;
+}
+
+const cardScans = new WeakMap<PendingCard, boolean>();
+
+/** Whether anything a card shows (title, message, arguments, data, form labels) has hidden characters;
+ * looked at once per card object, not on every tick of its countdown. */
+export function cardHasHidden(card: PendingCard): boolean {
+  let found = cardScans.get(card);
+  if (found === undefined) {
+    found = [card.toolName ?? "", card.message ?? "", card.reason ?? ""].some(hasHidden) || jsonHasHidden(card.args ?? null) || jsonHasHidden(card.data ?? null) || jsonHasHidden(card.responseSchema ?? null);
+    cardScans.set(card, found);
+  }
+  return found;
+}
+
+/** Whether anything a tool call shows (name, input, result, error, interrupts) has hidden characters. */
+export function callHasHidden(call: ToolItem): boolean {
+  if (hasHidden(call.name ?? "") || jsonHasHidden(call.input ?? null) || jsonHasHidden(call.result ?? null)) return true;
+  if (call.error && (hasHidden(call.error.name ?? "") || hasHidden(call.error.message ?? ""))) return true;
+  return (call.interrupts ?? []).some((entry) => hasHidden(entry.message ?? "") || jsonHasHidden(entry.data ?? null));
+}
