@@ -200,6 +200,18 @@ describe("the card at its tool call", () => {
     expect(view.get("pp-resolution").textContent).toContain("Approved with edits");
     view.cleanup();
   });
+
+  it("after arguments edited at a breakpoint, shows those the call ran with", () => {
+    const ran: Item[] = [
+      { type: "tool", id: "c1", name: "refund", input: { cents: 12000 }, status: "failed", result: null, error: { name: "E", message: "x" },
+        interrupts: [{ id: "b", kind: "breakpoint", message: "Breakpoint", data: null, state: null, response_schema: null, created_at: null, expires_at: null,
+          resolution: { type: "resume", data: { action: "edit", args: { cents: 500 } }, at: "2025-01-01T00:00:00Z" } }] },
+    ];
+    const view = mount(new FakeModel({ items: ran }));
+    expect(view.get("pp-tool-input").textContent).toContain('"cents": 500');
+    expect(view.get("pp-original-input").textContent).toContain('"cents": 12000');
+    view.cleanup();
+  });
 });
 
 describe("labels", () => {

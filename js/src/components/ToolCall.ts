@@ -4,6 +4,7 @@ import { formatTime } from "../hooks";
 import { keyArguments, kindTitle } from "../labels";
 import type { InterruptEntry, Json, ToolItem } from "../types";
 import { JsonBlock } from "./JsonBlock";
+import { effectiveInput } from "../past";
 import { TextOrPreview } from "./Preview";
 import { callHasHidden, HiddenWarning, Revealed } from "./Revealed";
 
@@ -59,10 +60,12 @@ function HistoryEntry({ entry, index }: { entry: InterruptEntry; index: number }
   </li>`;
 }
 
+/** The input the action ran (or will run) with, as the kernel's `effective_input` reads it:
+ * the last arguments a person edited, at an approval or a breakpoint, else the model's. */
 function Input({ call }: { call: ToolItem }) {
-  const edited = [...(call.interrupts ?? [])].reverse().map(editedArgsOf).find((v) => v !== undefined);
-  if (edited === undefined) return html`<${JsonBlock} label="Input" value=${call.input} testid="pp-tool-input" />`;
-  return html`<${JsonBlock} label="Input (edited at approval)" value=${edited} testid="pp-tool-input" />
+  const edited = effectiveInput(call);
+  if (edited === null || edited === call.input) return html`<${JsonBlock} label="Input" value=${call.input} testid="pp-tool-input" />`;
+  return html`<${JsonBlock} label="Input (edited by a person)" value=${edited} testid="pp-tool-input" />
     <details class="pp-original" data-testid="pp-original-input">
       <summary>The model's original input</summary>
       <${JsonBlock} label="Original input" value=${call.input} />
