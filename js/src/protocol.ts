@@ -75,17 +75,26 @@ function request(model: Model, content: Record<string, Json>, timeoutMs: number)
   });
 }
 
-export function resume(model: Model, interrupt: string, data: Json, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
-  return request(model, { type: "resume", interrupt, data }, timeoutMs);
+/** What an answer goes to: an interrupt id, or a card (whose `runId`, in an inbox listing
+ * several runs, names the run: a fork waits on the same interrupt id as its parent). */
+export type AnswerTarget = string | { id: string; runId?: string };
+
+function target(to: AnswerTarget): Record<string, Json> {
+  if (typeof to === "string") return { interrupt: to };
+  return to.runId ? { interrupt: to.id, run: to.runId } : { interrupt: to.id };
+}
+
+export function resume(model: Model, to: AnswerTarget, data: Json, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
+  return request(model, { type: "resume", ...target(to), data }, timeoutMs);
 }
 
 export function reject(
   model: Model,
-  interrupt: string,
+  to: AnswerTarget,
   reason: string | null,
   timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<Outcome> {
-  return request(model, { type: "reject", interrupt, reason }, timeoutMs);
+  return request(model, { type: "reject", ...target(to), reason }, timeoutMs);
 }
 
 /** Goes on from a stepping run's pause before a model request ("step" or "continue"). */

@@ -85,6 +85,8 @@ export interface PendingCard {
   /** Unique among a view's cards; another producer's card may reuse an interrupt id of
    * this run's, so cards are told apart by key and answered by id. */
   key?: string;
+  /** The run the card belongs to, where a view lists several runs (the inbox). */
+  runId?: string;
   kind: CardKind;
   canResolve: boolean;
   message: string;

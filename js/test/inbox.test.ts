@@ -42,6 +42,17 @@ describe("inbox", () => {
     done();
   });
 
+  it("names the run with the answer when the card carries it: a fork and its parent share interrupt ids", () => {
+    const shared = { ...approvalCard, id: "int-shared" };
+    const { model, view, done } = inbox([
+      entry("run-fork", "Delete a", { cards: [{ ...shared, runId: "run-fork" }] }),
+      entry("run-parent", "Delete a", { cards: [{ ...shared, runId: "run-parent" }] }),
+    ]);
+    click(within(view.qa("pp-inbox-entry")[0]!).get("pp-approve"));
+    expect(model.lastRequest()).toEqual({ type: "resume", data: true, interrupt: "int-shared", run: "run-fork", requestId: expect.any(String) });
+    done();
+  });
+
   it("drops an entry when the kernel's list no longer has it, and says when nothing waits", () => {
     const { model, view, done } = inbox([entry("run-a", "Delete a")]);
     model.setTrait("entries", []);

@@ -147,6 +147,42 @@ async def test_a_card_answered_in_another_kernel_first_is_refused_and_removed(
     assert store.summary(run.id).status == "completed"
 
 
+async def test_a_fork_waiting_on_its_parents_interrupt_is_answered_as_its_own_run(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    executed: list[str] = []
+    agent = ops_agent(executed)
+    parent = await waiting(agent, store, "Delete record 4")
+    interrupt = parent.pending[0].interrupt.id
+    fork = parent.fork(at=interrupt)  # waits on the same interrupt id
+    box = Inbox(store, agents={"ops": agent}, poll=None)
+    cards = {e["runId"]: e["cards"][0] for e in box.entries}
+    assert set(cards) == {parent.id, fork.id}
+    assert cards[fork.id]["id"] == cards[parent.id]["id"] == interrupt
+    assert cards[fork.id]["runId"] == fork.id
+    assert store.summary(fork.id).parent_run_id == parent.id
+
+    # Without the run, the answer could go to either: refused, nothing recorded.
+    comm_of(box).browser_send(
+        {"type": "resume", "requestId": "r1", "interrupt": interrupt, "data": True}
+    )
+    [refused] = await until(lambda: comm_of(box).custom("response"))
+    assert refused["ok"] is False
+    assert refused["error"]["name"] == "BadRequest"
+    assert fork.id in refused["error"]["message"]
+
+    comm_of(box).browser_send(
+        {"type": "resume", "requestId": "r2", "interrupt": interrupt, "data": True, "run": fork.id}
+    )
+    await until(lambda: len(comm_of(box).custom("response")) == 2)
+    await box.wait()
+    assert comm_of(box).custom("response")[1]["ok"] is True
+    assert executed == [f"{fork.id}:4"]
+    assert store.summary(fork.id).status == "completed"
+    assert store.summary(parent.id).status == "interrupted"
+    await until(lambda: [e["runId"] for e in box.entries] == [parent.id])
+
+
 async def test_polling_shows_runs_other_kernels_left_waiting(
     store: RunStore, comms: list[RecordingComm]
 ) -> None:

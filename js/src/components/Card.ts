@@ -196,8 +196,8 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
     inFlight.current = false;
     setPhase("idle");
   };
-  const onResume = (data: Json | (() => Json)) => answer(() => resume(model, card.id, typeof data === "function" ? data() : data));
-  const onReject = (reason: string | null) => answer(() => reject(model, card.id, reason));
+  const onResume = (data: Json | (() => Json)) => answer(() => resume(model, card, typeof data === "function" ? data() : data));
+  const onReject = (reason: string | null) => answer(() => reject(model, card, reason));
   const serverErrors = serverErrorsOf(error, card.kind === "tool-approval" ? "editedArgs" : "");
   const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
 

@@ -118,7 +118,17 @@ class AgentRun(InNotebook):
         if store is not None or _writer is not None:
             if _writer is None:
                 assert store is not None
-                _writer = RunWriter.create(store, prompt, status="ready", agent=agent.name)
+                # A fork starts out waiting on the pause it was forked at.
+                waiting = isinstance(derive_state(prompt, agent.input_schemas), Interrupted)
+                parent = prompt.parent
+                _writer = RunWriter.create(
+                    store,
+                    prompt,
+                    status="interrupted" if waiting else "ready",
+                    agent=agent.name,
+                    parent_run_id=parent.run_id if parent else None,
+                    parent_interrupt_id=parent.interrupt_id if parent else None,
+                )
             ttl = lease_ttl or agent.lease_ttl or DEFAULT_LEASE_TTL
             self._durable = Durable(_writer, owner=owner_name(self), ttl=ttl)
         self._events = Events()

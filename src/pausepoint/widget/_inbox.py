@@ -74,7 +74,8 @@ class Inbox(anywidget.AnyWidget):
         self.agents: dict[str, Agent] = dict(agents or {})
         # Runs loaded here, by id, with the version they were loaded at.
         self._runs: dict[str, tuple[int, AgentRun]] = {}
-        self._owner_of: dict[str, str] = {}  # interrupt id -> run id
+        # interrupt id -> the runs waiting on it (a fork waits on its parent's interrupt id)
+        self._owners_of: dict[str, list[str]] = {}
         self._seen: datetime | None = None
         self._versions: dict[str, int] = {}
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -89,13 +90,15 @@ class Inbox(anywidget.AnyWidget):
     def refresh(self) -> None:
         """Read the store's waiting runs again (what the poll and Refresh do)."""
         waiting = self.store.runs(status="interrupted")
-        entries, owner_of = [], {}
+        entries: list[dict[str, Any]] = []
+        owners_of: dict[str, list[str]] = {}
         for summary in waiting:
             entry = self._entry(summary)
             entries.append(entry)
             for card in entry["cards"]:
-                owner_of[card["id"]] = summary.run_id
-        self._owner_of = owner_of
+                card["runId"] = summary.run_id
+                owners_of.setdefault(card["id"], []).append(summary.run_id)
+        self._owners_of = owners_of
         live = {s.run_id for s in waiting}
         self._runs = {k: v for k, v in self._runs.items() if k in live or v[1].busy}
         self._versions = {s.run_id: s.version for s in waiting}
@@ -188,8 +191,19 @@ class Inbox(anywidget.AnyWidget):
                 request_id, "BadRequest", "Expected {type: resume|reject|refresh, interrupt}."
             )
             return
-        run_id = self._owner_of.get(interrupt)
-        cached = self._runs.get(run_id or "")
+        owners = self._owners_of.get(interrupt, [])
+        named = content.get("run")
+        if isinstance(named, str):
+            owners = [named] if named in owners else []
+        if len(owners) > 1:
+            self._reply_error(
+                request_id,
+                "BadRequest",
+                f"Runs {', '.join(owners)} all wait on interrupt {interrupt!r} (a run and its "
+                "forks); name one with run: <run id>.",
+            )
+            return
+        cached = self._runs.get(owners[0]) if owners else None
         if cached is None:
             self._reply_error(
                 request_id,
