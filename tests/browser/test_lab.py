@@ -204,10 +204,10 @@ def test_two_views_of_one_run_stay_in_sync(open_notebook: OpenNotebook) -> None:
 QUICKSTART = Path(__file__).parents[2] / "notebooks" / "01-quickstart.ipynb"
 
 
-def test_quickstart_notebook_approve_in_the_view(open_notebook: OpenNotebook) -> None:
-    """`make demo`'s notebook, as a newcomer uses it: run down to the view, click Approve."""
-    nb = open_notebook("quickstart", [])
-    (nb.lab.root / "quickstart.ipynb").write_text(QUICKSTART.read_text(encoding="utf-8"))
+def open_quickstart(open_notebook: OpenNotebook, name: str) -> Any:
+    """`make demo`'s notebook open in JupyterLab, run down to the cell that shows the run."""
+    nb = open_notebook(name, [])
+    (nb.lab.root / f"{name}.ipynb").write_text(QUICKSTART.read_text(encoding="utf-8"))
     nb.page.reload()
     nb.wait_kernel_idle()
     nb.page.evaluate(
@@ -217,6 +217,12 @@ def test_quickstart_notebook_approve_in_the_view(open_notebook: OpenNotebook) ->
             window.jupyterapp.commands.execute('notebook:run-all-above');
         }"""
     )
+    return nb
+
+
+def test_quickstart_notebook_approve_in_the_view(open_notebook: OpenNotebook) -> None:
+    """`make demo`'s notebook, as a newcomer uses it: run down to the view, click Approve."""
+    nb = open_quickstart(open_notebook, "quickstart")
     expect(nb.output(7)).to_have_count(0)  # starting a run prints nothing
     nb.run_cell(8)
     card = _card(nb, "tool-approval")

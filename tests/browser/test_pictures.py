@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
-from tests.browser.test_lab import FORM_SETUP, QUICKSTART
+from tests.browser.test_lab import FORM_SETUP, _in_theme, open_quickstart
 from tests.browser.test_view_reading import PIXELS_DIFFER
 
 IMAGES = Path(
@@ -26,27 +26,19 @@ THEMES = (("light", "JupyterLab Light"), ("dark", "JupyterLab Dark"))
 OpenNotebook = Callable[[str, list[str]], Any]
 
 
-def _set_theme(nb: Any, theme: str) -> None:
-    nb.page.evaluate(
-        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme
-    )
-    light = "false" if "Dark" in theme else "true"
-    expect(nb.page.locator(f"body[data-jp-theme-light='{light}']")).to_have_count(1)
-
-
 def _picture(nb: Any, view: Any, name: str) -> dict[str, Path]:
     """The view, with the notebook's own margin around it, in both themes."""
     paths: dict[str, Path] = {}
     IMAGES.mkdir(parents=True, exist_ok=True)
     output = view.locator("xpath=ancestor::div[contains(@class, 'jp-OutputArea-output')]")
     for label, theme in THEMES:
-        _set_theme(nb, theme)
+        _in_theme(nb, theme)
         view.scroll_into_view_if_needed()
         nb.page.mouse.move(0, 0)  # no hover state in the picture
         path = IMAGES / f"{name}-{label}.png"
         output.first.screenshot(path=str(path), animations="disabled", caret="hide")
         paths[label] = path
-    _set_theme(nb, "JupyterLab Light")
+    _in_theme(nb, "JupyterLab Light")
     urls = [
         "data:image/png;base64," + base64.b64encode(paths[label].read_bytes()).decode()
         for label in ("light", "dark")
@@ -69,17 +61,7 @@ def test_readme_pictures_of_the_card_the_form_and_a_completed_run(
     open_notebook: OpenNotebook,
 ) -> None:
     # The quickstart notebook, run down to its view: the approval card.
-    nb = open_notebook("pictures-quickstart", [])
-    (nb.lab.root / "pictures-quickstart.ipynb").write_text(QUICKSTART.read_text(encoding="utf-8"))
-    nb.page.reload()
-    nb.wait_kernel_idle()
-    nb.page.evaluate(
-        """() => {
-            const panel = window.jupyterapp.shell.currentWidget;
-            panel.content.activeCellIndex = 8;
-            window.jupyterapp.commands.execute('notebook:run-all-above');
-        }"""
-    )
+    nb = open_quickstart(open_notebook, "pictures-quickstart")
     nb.run_cell(8)
     card = nb.page.locator('[data-testid="pp-card"][data-kind="tool-approval"]').first
     expect(card).to_be_visible(timeout=60_000)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import expect
+from tests.browser.test_lab import _in_theme
 
 OpenNotebook = Callable[[str, list[str]], Any]
 
@@ -74,14 +75,6 @@ async ([a, b]) => {
   return n;
 }
 """
-
-
-def _in_theme(nb: Any, theme: str) -> None:
-    nb.page.evaluate(
-        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", theme
-    )
-    light = "false" if "Dark" in theme else "true"
-    expect(nb.page.locator(f"body[data-jp-theme-light='{light}']")).to_have_count(1)
 
 
 def _around(page: Any, element: Any, pad: int = 8) -> str:

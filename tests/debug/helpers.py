@@ -83,3 +83,20 @@ class RecordingModel:
         response.usage = self.usage
         response.finish_reason = "tool_calls" if response.tool_calls else "stop"
         return response
+
+
+def approval_agent(model: Any, refunds: list[int]) -> Agent:
+    """`lookup(order)`, then `refund(cents)`, which needs approval and records what ran."""
+
+    @action(needs_approval=True)
+    async def refund(cents: int) -> str:
+        """Refund."""
+        refunds.append(cents)
+        return f"refunded {cents}"
+
+    @action
+    async def lookup(order: int) -> int:
+        """Look up."""
+        return order
+
+    return Agent(model=model, actions=[lookup, refund])

@@ -8,9 +8,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tests.debug.helpers import approval_agent
 from tests.widget.recording import RecordingComm, comms
 
-from pausepoint import Agent, AgentRun, ModelRequest, ScriptedModel, ToolCall, action, call
+from pausepoint import AgentRun, ModelRequest, ScriptedModel, ToolCall, call
 from pausepoint.models import Turn
 
 __all__ = ["comms"]
@@ -23,18 +24,7 @@ async def until(condition: Callable[[], Any]) -> Any:
     return value
 
 
-def approval_agent(refunds: list[int]) -> Agent:
-    @action(needs_approval=True)
-    async def refund(cents: int) -> str:
-        """Refund."""
-        refunds.append(cents)
-        return f"refunded {cents}"
-
-    @action
-    async def lookup(order: int) -> int:
-        """Look up."""
-        return order
-
+def refund_after_lookup() -> ScriptedModel:
     def reply(request: ModelRequest) -> Turn:
         turns = sum(1 for item in request.items if item.type == "assistant")
         if turns == 0:
@@ -45,12 +35,12 @@ def approval_agent(refunds: list[int]) -> Agent:
         assert isinstance(last, ToolCall)
         return f"Refund {last.status}."
 
-    return Agent(model=ScriptedModel(reply), actions=[lookup, refund])
+    return ScriptedModel(reply)
 
 
 async def approved_and_forked() -> tuple[AgentRun, AgentRun, RecordingComm, list[int]]:
     refunds: list[int] = []
-    run = approval_agent(refunds).new_run("Go")
+    run = approval_agent(refund_after_lookup(), refunds).new_run("Go")
     await run.run()
     approval = run.pending[0].id
     await run.resume(True)
@@ -141,7 +131,7 @@ async def test_a_fork_made_from_code_is_followed_once_a_cell_ends(
     comms: list[RecordingComm],
 ) -> None:
     refunds: list[int] = []
-    run = approval_agent(refunds).new_run("Go")
+    run = approval_agent(refund_after_lookup(), refunds).new_run("Go")
     await run.run()
     approval = run.pending[0].id
     await run.resume(True)

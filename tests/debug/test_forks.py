@@ -5,24 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.debug.helpers import Ledger, RecordingModel, refund_agent
+from tests.debug.helpers import Ledger, RecordingModel, approval_agent, refund_agent
 
-from pausepoint import Agent, Prompt, SQLiteStore, UnknownInterruptError, action, call
-
-
-def approval_agent(model: RecordingModel, refunds: list[int]) -> Agent:
-    @action(needs_approval=True)
-    async def refund(cents: int) -> str:
-        """Refund."""
-        refunds.append(cents)
-        return f"refunded {cents}"
-
-    @action
-    async def lookup(order: int) -> int:
-        """Look up."""
-        return order
-
-    return Agent(model=model, actions=[lookup, refund])
+from pausepoint import Prompt, SQLiteStore, UnknownInterruptError, call
 
 
 def script() -> list:  # type: ignore[type-arg]
