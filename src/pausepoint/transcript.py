@@ -33,6 +33,7 @@ from pydantic import (
 
 from ._json import check_text, printable
 from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS, migrate
+from .decisions import Decision, decisions_of
 from .errors import InvalidTranscriptError, TranscriptProblem
 
 __all__ = [
@@ -90,6 +91,16 @@ class ErrorInfo(_Model):
     def _printable(cls, text: str) -> str:
         # Often an exception's text, which must be recorded whatever it holds.
         return printable(text)
+
+    @classmethod
+    def from_exception(cls, exc: BaseException) -> ErrorInfo:
+        """The exception's class name and its text (its repr when it has no text)."""
+        # str(KeyError("x")) is just "'x'": say what it means.
+        if isinstance(exc, KeyError) and len(exc.args) == 1:
+            message = f"missing key {exc.args[0]!r}"
+        else:
+            message = str(exc) or repr(exc)
+        return cls(name=type(exc).__name__, message=message)
 
 
 class Cancellation(_Model):
@@ -210,17 +221,20 @@ class ToolCall(_Model):
 
     @property
     def effective_input(self) -> dict[str, JsonValue]:
-        """The input the action runs with: the arguments a person edited when approving,
-        else the model's `input`."""
+        """The input the action runs with: the arguments a person edited last (when
+        approving, or at a breakpoint), else the model's `input`."""
+        if not self.interrupts:
+            return self.input
         edited = self.input
-        for entry in self.interrupts:
-            if not isinstance(entry.resolution, ResumeResolution):
-                continue
-            data = entry.resolution.data
-            key = {"tool-approval": "editedArgs", "breakpoint": "args"}.get(entry.kind)
-            if key is not None and isinstance(data, dict) and isinstance(data.get(key), dict):
-                edited = data[key]  # type: ignore[assignment]
+        for decision in decisions_of(self):
+            if decision is not None and decision.args is not None:
+                edited = decision.args
         return edited
+
+    def decisions(self) -> list[Decision | None]:
+        """What each answer in `interrupts` decided, oldest first (None: still waiting).
+        See `pausepoint.decisions`."""
+        return decisions_of(self)
 
 
 Item = Annotated[UserMessage | AssistantMessage | ToolCall, Field(discriminator="type")]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
@@ -14,6 +13,12 @@ from referencing.exceptions import Unresolvable
 from pausepoint._json import check_text, json_size, to_json_value
 from pausepoint._response_schema import answer_validator
 from pausepoint.actions import Action, Rejection
+from pausepoint.decisions import (
+    DEFAULT_REJECTION_MESSAGE,
+    ApprovalAnswer,
+    parse_approval,
+    parse_breakpoint_answer,
+)
 from pausepoint.errors import (
     AnswerTooLargeError,
     InvalidRejectionError,
@@ -34,40 +39,6 @@ __all__ = [
 
 DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024
 """The largest answer accepted by default: 1 MiB of compact UTF-8 JSON."""
-
-_APPROVAL_KEYS = frozenset({"approved", "editedArgs", "payload"})
-
-
-@dataclass(frozen=True, slots=True)
-class ApprovalAnswer:
-    """A tool-approval answer: `True`/`False` or `{approved, editedArgs?, payload?}`."""
-
-    approved: bool
-    edited_args: dict[str, Any] | None = None
-    payload: Any = None
-
-
-def parse_approval(data: JsonValue) -> ApprovalAnswer:
-    """Read a tool-approval answer; raises `InvalidResolutionError` for any other shape."""
-    if isinstance(data, bool):
-        return ApprovalAnswer(approved=data)
-    if not isinstance(data, dict):
-        raise _invalid("$", "a tool approval is answered with True, False or {approved: ...}")
-    unknown = sorted(set(data) - _APPROVAL_KEYS)
-    if unknown:
-        raise _invalid(f"$.{unknown[0]}", "unknown key; allowed: approved, editedArgs, payload")
-    approved = data.get("approved")
-    if not isinstance(approved, bool):
-        raise _invalid("$.approved", "required, and must be true or false")
-    edited = data.get("editedArgs")
-    if edited is not None:
-        if not approved:
-            raise _invalid(
-                "$.editedArgs", "only an approval may edit the arguments", "invalid-edited-args"
-            )
-        if not isinstance(edited, dict):
-            raise _invalid("$.editedArgs", "must be an object", "invalid-edited-args")
-    return ApprovalAnswer(approved=approved, edited_args=edited, payload=data.get("payload"))
 
 
 def accept_answer(
@@ -102,8 +73,6 @@ def check_answer(
 ) -> None:
     """Raise `InvalidResolutionError` when `data` does not answer `entry`; else return."""
     if entry.kind == "breakpoint":
-        from pausepoint.run._debug import parse_breakpoint_answer
-
         _, args = parse_breakpoint_answer(data)
         if args is not None and action is not None:
             try:
@@ -200,10 +169,25 @@ def json_path(keys: Iterable[int | str], root: str = "$") -> str:
     return path
 
 
-def as_error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) -> ErrorInfo:
-    """The `{name, message}` a rejection records, from any of the accepted forms."""
+def as_error_info(
+    error: Rejection | ErrorInfo | str | dict[str, Any] | None,
+    *,
+    max_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+) -> ErrorInfo:
+    """The `{name, message}` a rejection records, from any of the accepted forms.
+
+    A rejection is an answer too: beyond `max_bytes` of compact JSON it is refused with
+    `AnswerTooLargeError`, as `resume` refuses an answer that large."""
+    info = _error_info(error)
+    size = json_size(info.model_dump())
+    if size > max_bytes:
+        raise AnswerTooLargeError(size, max_bytes)
+    return info
+
+
+def _error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) -> ErrorInfo:
     if error is None:
-        return ErrorInfo(name="Rejected", message="The user declined.")
+        return ErrorInfo(name="Rejected", message=DEFAULT_REJECTION_MESSAGE)
     if isinstance(error, str):
         return ErrorInfo(name="Rejected", message=check_text(error, "The rejection message"))
     if isinstance(error, Rejection | ErrorInfo):
@@ -228,7 +212,3 @@ def as_error_info(error: Rejection | ErrorInfo | str | dict[str, Any] | None) ->
         "reject() takes a Rejection(name=..., message=...), a message string, a "
         f"{{'name', 'message'}} dict or nothing, not {type(error).__name__}."
     )
-
-
-def _invalid(path: str, message: str, code: str = "invalid-payload") -> InvalidResolutionError:
-    return InvalidResolutionError([ResolutionProblem(path, message, code)])

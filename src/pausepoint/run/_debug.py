@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import JsonValue
 
-from ..errors import InvalidResolutionError, ResolutionProblem, UsageError
+from ..decisions import BreakpointAction, parse_breakpoint_answer
+from ..errors import UsageError
 from ..transcript import InterruptEntry, ToolCall
 
 if TYPE_CHECKING:
@@ -38,32 +39,6 @@ logger = logging.getLogger("pausepoint")
 
 Breakpoint = str | Callable[[ToolCall], bool]
 """An action's name, or a predicate over the tool call (``call.name``, ``call.input``)."""
-BreakpointAction = Literal["continue", "step", "skip", "edit"]
-_ACTIONS: tuple[str, ...] = get_args(BreakpointAction)
-
-
-def parse_breakpoint_answer(data: JsonValue) -> tuple[BreakpointAction, dict[str, Any] | None]:
-    """Read a breakpoint answer; raises `InvalidResolutionError` for any other shape."""
-    if not isinstance(data, dict):
-        raise _invalid("$", 'a breakpoint is answered with {"action": "continue" | "step" | ...}')
-    unknown = sorted(set(data) - {"action", "args"})
-    if unknown:
-        raise _invalid(f"$.{unknown[0]}", "unknown key; allowed: action, args")
-    action = data.get("action")
-    if action not in _ACTIONS:
-        raise _invalid("$.action", f"must be one of {', '.join(_ACTIONS)}")
-    args = data.get("args")
-    if action == "edit" and not isinstance(args, dict):
-        raise _invalid("$.args", "edit needs the new arguments as an object")
-    if action != "edit" and args is not None:
-        raise _invalid("$.args", "only edit takes arguments")
-    return action, args if isinstance(args, dict) else None  # type: ignore[return-value]
-
-
-def _invalid(path: str, message: str) -> InvalidResolutionError:
-    return InvalidResolutionError(
-        [ResolutionProblem(path, message)], summary="That is not an answer to a breakpoint"
-    )
 
 
 def breakpoint_entry(record: ToolCall, why: str) -> InterruptEntry:
@@ -121,12 +96,11 @@ class Debugger:
         return self.why(record) is not None
 
     def answered(self, data: JsonValue) -> None:
-        """A breakpoint was answered with `data`: Step keeps stepping, Continue stops."""
-        if isinstance(data, dict):
-            if data.get("action") == "step":
-                self.stepping = True
-            elif data.get("action") == "continue":
-                self.stepping = False
+        """A breakpoint was answered with `data` (already checked): Step keeps stepping,
+        Continue stops."""
+        action, _ = parse_breakpoint_answer(data)
+        if action in ("step", "continue"):
+            self.stepping = action == "step"
 
     # -- answers -----------------------------------------------------------------------
 

@@ -13,8 +13,8 @@ from typing import TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from ..actions import Action, Resumption
-from ..interrupts._answers import parse_approval
-from ..transcript import ErrorInfo, InterruptEntry, RejectResolution, ResumeResolution, ToolCall
+from ..decisions import decision_of
+from ..transcript import ErrorInfo, InterruptEntry, RejectResolution, ToolCall
 
 __all__ = [
     "AskApproval",
@@ -115,27 +115,25 @@ def next_step(
         )
     latest = record.latest_interrupt
     resumption: Resumption | None = None
+    decision = decision_of(latest) if latest is not None else None
     if latest is not None and isinstance(latest.resolution, RejectResolution):
         return Reject(latest.resolution.error)
-    if latest is not None and isinstance(latest.resolution, ResumeResolution):
-        if latest.kind == "breakpoint":
-            data = latest.resolution.data
-            if isinstance(data, dict) and data.get("action") == "skip":
-                return Reject(
-                    ErrorInfo(
-                        name="SkippedByDebugger",
-                        message=f"{action.name} was skipped while debugging; it was not executed.",
-                    )
-                )
-        elif latest.kind == "generic":
-            resumption = Resumption(latest.resolution.data, latest.state, latest.id)
-        elif not parse_approval(latest.resolution.data).approved:
-            return Reject(
-                ErrorInfo(
-                    name="ToolApprovalDenied",
-                    message=f"The user declined to run {action.name}; it was not executed.",
-                )
+    if decision is not None and decision.kind == "declined":
+        return Reject(
+            ErrorInfo(
+                name="ToolApprovalDenied",
+                message=f"The user declined to run {action.name}; it was not executed.",
             )
+        )
+    if decision is not None and decision.kind == "skipped":
+        return Reject(
+            ErrorInfo(
+                name="SkippedByDebugger",
+                message=f"{action.name} was skipped while debugging; it was not executed.",
+            )
+        )
+    if decision is not None and latest is not None and decision.kind == "answered":
+        resumption = Resumption(decision.value, latest.state, latest.id)
     try:
         input = action.validate_input(record.effective_input)
     except ValidationError as exc:

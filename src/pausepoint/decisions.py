@@ -1,0 +1,339 @@
+"""What a recorded answer means, read in one place.
+
+Every reader of an answer (the loop, the transcript's effective input, the view's thread
+and history, the saved snapshot, the inbox, Compare, AG-UI output) asks `decision_of`
+and never reads the raw JSON of a resolution. The front end has the same reading in
+``js/src/answers.ts``; both are tested against one table of cases
+(``tests/fixtures/decisions.json``).
+
+>>> from pausepoint.transcript import InterruptEntry, ResumeResolution
+>>> entry = InterruptEntry(kind="tool-approval", message="Refund?",
+...     resolution=ResumeResolution(data={"approved": True, "editedArgs": {"cents": 250}}))
+>>> decision = decision_of(entry, {"cents": 500})
+>>> decision.kind, decision.words
+('approved-with-changes', 'Approved with changes: cents 500 → 250')
+
+Nothing here does I/O or knows about runs, actions or widgets.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+from pydantic import JsonValue
+
+from .errors import InvalidResolutionError, ResolutionProblem
+
+if TYPE_CHECKING:
+    from .transcript import ErrorInfo, InterruptEntry, ToolCall
+
+__all__ = [
+    "DEFAULT_REJECTION_MESSAGE",
+    "ApprovalAnswer",
+    "BreakpointAction",
+    "Change",
+    "Decision",
+    "DecisionKind",
+    "decision_of",
+    "decisions_of",
+    "parse_approval",
+    "parse_breakpoint_answer",
+]
+
+DecisionKind = Literal[
+    "approved",
+    "approved-with-changes",
+    "declined",
+    "expired",
+    "answered",
+    "continued",
+    "stepped",
+    "skipped",
+    "edited",
+]
+"""What a person (or code, or a policy) decided about one pause:
+
+- ``approved``: a tool approval, the arguments as given;
+- ``approved-with-changes``: a tool approval with edited arguments (see `changes`);
+- ``declined``: a tool approval answered ``False``, or any pause rejected (see `reason`);
+- ``expired``: nobody answered before the pause's deadline;
+- ``answered``: a question answered with a value (see `value`);
+- ``continued`` / ``stepped`` / ``skipped`` / ``edited``: a breakpoint's answers.
+"""
+
+BreakpointAction = Literal["continue", "step", "skip", "edit"]
+_BREAKPOINT_ACTIONS: tuple[str, ...] = get_args(BreakpointAction)
+_APPROVAL_KEYS = frozenset({"approved", "editedArgs", "payload"})
+
+DEFAULT_REJECTION_MESSAGE = "The user declined."
+"""The message a rejection records when no reason was given."""
+
+_QUIET_REASONS = frozenset({DEFAULT_REJECTION_MESSAGE, "The user cancelled this interrupt."})
+_EXPIRED = "InterruptExpired"
+_SHOWN_VALUE = 80
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalAnswer:
+    """A tool-approval answer: `True`/`False` or `{approved, editedArgs?, payload?}`."""
+
+    approved: bool
+    edited_args: dict[str, Any] | None = None
+    payload: Any = None
+
+
+def parse_approval(data: JsonValue) -> ApprovalAnswer:
+    """Read a tool-approval answer; raises `InvalidResolutionError` for any other shape."""
+    if isinstance(data, bool):
+        return ApprovalAnswer(approved=data)
+    if not isinstance(data, dict):
+        raise _invalid("$", "a tool approval is answered with True, False or {approved: ...}")
+    unknown = sorted(set(data) - _APPROVAL_KEYS)
+    if unknown:
+        raise _invalid(f"$.{unknown[0]}", "unknown key; allowed: approved, editedArgs, payload")
+    approved = data.get("approved")
+    if not isinstance(approved, bool):
+        raise _invalid("$.approved", "required, and must be true or false")
+    edited = data.get("editedArgs")
+    if edited is not None:
+        if not approved:
+            raise _invalid(
+                "$.editedArgs", "only an approval may edit the arguments", "invalid-edited-args"
+            )
+        if not isinstance(edited, dict):
+            raise _invalid("$.editedArgs", "must be an object", "invalid-edited-args")
+    return ApprovalAnswer(approved=approved, edited_args=edited, payload=data.get("payload"))
+
+
+def parse_breakpoint_answer(data: JsonValue) -> tuple[BreakpointAction, dict[str, Any] | None]:
+    """Read a breakpoint answer; raises `InvalidResolutionError` for any other shape."""
+    if not isinstance(data, dict):
+        raise _invalid(
+            "$",
+            'a breakpoint is answered with {"action": "continue" | "step" | "skip" | "edit"}',
+            summary="That is not an answer to a breakpoint",
+        )
+    unknown = sorted(set(data) - {"action", "args"})
+    if unknown:
+        raise _invalid(
+            f"$.{unknown[0]}",
+            "unknown key; allowed: action, args",
+            summary="That is not an answer to a breakpoint",
+        )
+    action = data.get("action")
+    if action not in _BREAKPOINT_ACTIONS:
+        raise _invalid(
+            "$.action",
+            f"must be one of {', '.join(_BREAKPOINT_ACTIONS)}",
+            summary="That is not an answer to a breakpoint",
+        )
+    args = data.get("args")
+    if action == "edit" and not isinstance(args, dict):
+        raise _invalid(
+            "$.args",
+            "edit needs the new arguments as an object",
+            summary="That is not an answer to a breakpoint",
+        )
+    if action != "edit" and args is not None:
+        raise _invalid(
+            "$.args", "only edit takes arguments", summary="That is not an answer to a breakpoint"
+        )
+    return action, args if isinstance(args, dict) else None  # type: ignore[return-value]
+
+
+class _Absent:
+    """An argument that is not there (before it was added, or after it was removed)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One argument a person changed: its value before and after (`ABSENT` when the
+    argument was added or removed)."""
+
+    name: str
+    old: JsonValue | _Absent
+    new: JsonValue | _Absent
+
+    @property
+    def words(self) -> str:
+        return f"{self.name} {_show(self.old)} → {_show(self.new)}"
+
+    def as_json(self) -> dict[str, JsonValue]:
+        out: dict[str, JsonValue] = {"name": self.name}
+        if not isinstance(self.old, _Absent):
+            out["old"] = self.old
+        if not isinstance(self.new, _Absent):
+            out["new"] = self.new
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One recorded answer, read: what was decided, when, and what it changes.
+
+    `args` is set when the answer replaced the arguments the action runs with (an
+    approval with edits, a breakpoint's edit), and `changes` lists each argument that
+    moved. `reason` is the refusal of a declined or expired pause (None when a person
+    declined without saying why). `value` is a question's answer, or an approval's
+    payload.
+    """
+
+    kind: DecisionKind
+    at: datetime
+    reason: ErrorInfo | None = None
+    value: JsonValue = None
+    args: dict[str, JsonValue] | None = None
+    changes: tuple[Change, ...] = ()
+
+    @property
+    def words(self) -> str:
+        """The decision as a person reads it: "Approved", "Declined: not today",
+        "Approved with changes: order_id 7 → 42", "Skipped"."""
+        changed = ", ".join(change.words for change in self.changes)
+        if self.kind == "approved":
+            return "Approved"
+        if self.kind == "approved-with-changes":
+            return f"Approved with changes: {changed}" if changed else "Approved with changes"
+        if self.kind == "declined":
+            return f"Declined: {self.reason.message}" if self.reason is not None else "Declined"
+        if self.kind == "expired":
+            return "Expired: nobody answered in time"
+        if self.kind == "answered":
+            return "Answered" if self.value is None else f"Answered: {_show(self.value)}"
+        if self.kind == "edited":
+            return (
+                f"Ran with edited arguments: {changed}" if changed else "Ran with edited arguments"
+            )
+        return {"continued": "Continued", "stepped": "Stepped", "skipped": "Skipped"}[self.kind]
+
+    @property
+    def runs_action(self) -> bool:
+        """True when the action runs (again) after this decision."""
+        return self.kind not in ("declined", "expired", "skipped")
+
+    def as_json(self) -> dict[str, JsonValue]:
+        """The decision as the front end and AG-UI output carry it (camelCase keys)."""
+        out: dict[str, JsonValue] = {"kind": self.kind, "words": self.words}
+        out["at"] = self.at.isoformat()
+        if self.reason is not None:
+            out["reason"] = {"name": self.reason.name, "message": self.reason.message}
+        if self.value is not None:
+            out["value"] = self.value
+        if self.args is not None:
+            out["args"] = self.args
+        if self.changes:
+            out["changes"] = [change.as_json() for change in self.changes]
+        return out
+
+
+def decision_of(
+    entry: InterruptEntry, before: dict[str, JsonValue] | None = None
+) -> Decision | None:
+    """What the answer to `entry` decided (None while it waits). `before` is the input
+    the action had before this answer, to list what an edit changed.
+
+    Raises `InvalidResolutionError` when the recorded answer does not fit the entry's
+    kind (a hand-edited file: loading refuses it, see `pausepoint._consistency`).
+    """
+    resolution = entry.resolution
+    if resolution is None:
+        return None
+    if resolution.type == "reject":
+        error = resolution.error
+        if error.name == _EXPIRED:
+            return Decision("expired", resolution.at, reason=error)
+        quiet = error.message in _QUIET_REASONS
+        return Decision("declined", resolution.at, reason=None if quiet else error)
+    data = resolution.data
+    if entry.kind == "tool-approval":
+        answer = parse_approval(data)
+        if not answer.approved:
+            return Decision("declined", resolution.at, value=answer.payload)
+        if answer.edited_args is None:
+            return Decision("approved", resolution.at, value=answer.payload)
+        changes = _changes(before, answer.edited_args)
+        kind: DecisionKind = "approved-with-changes" if changes or before is None else "approved"
+        return Decision(
+            kind, resolution.at, value=answer.payload, args=answer.edited_args, changes=changes
+        )
+    if entry.kind == "breakpoint":
+        action, args = parse_breakpoint_answer(data)
+        if action == "edit":
+            assert args is not None
+            return Decision("edited", resolution.at, args=args, changes=_changes(before, args))
+        words: dict[str, DecisionKind] = {
+            "continue": "continued",
+            "step": "stepped",
+            "skip": "skipped",
+        }
+        return Decision(words[action], resolution.at)
+    return Decision("answered", resolution.at, value=data)
+
+
+def decisions_of(record: ToolCall) -> list[Decision | None]:
+    """The decision of each entry in `record`'s history, oldest first (None: waiting);
+    each edit compared with the arguments the action had just before it."""
+    args: dict[str, JsonValue] = record.input
+    out: list[Decision | None] = []
+    for entry in record.interrupts:
+        decision = decision_of(entry, args)
+        if decision is not None and decision.args is not None:
+            args = decision.args
+        out.append(decision)
+    return out
+
+
+def _changes(
+    before: dict[str, JsonValue] | None, after: dict[str, JsonValue]
+) -> tuple[Change, ...]:
+    if before is None:
+        return ()
+    names = list(before) + [name for name in after if name not in before]
+    return tuple(
+        Change(name, before.get(name, ABSENT), after.get(name, ABSENT))
+        for name in names
+        if name not in before or name not in after or not _same(before[name], after[name])
+    )
+
+
+def _same(a: JsonValue, b: JsonValue) -> bool:
+    # JSON equality: True is not 1, and 1 is 1.0 (the front end cannot tell them apart).
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return bool(a == b)
+
+
+def _show(value: JsonValue | _Absent) -> str:
+    """A short JSON rendering, as the front end's `JSON.stringify` writes it."""
+    if isinstance(value, _Absent):
+        return "(none)"
+    text = json.dumps(_js_numbers(value), ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= _SHOWN_VALUE else text[: _SHOWN_VALUE - 1] + "…"
+
+
+def _js_numbers(value: Any) -> Any:
+    """Whole floats as integers, as JavaScript writes them (30.0 is "30")."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _js_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_js_numbers(item) for item in value]
+    return value
+
+
+def _invalid(
+    path: str, message: str, code: str = "invalid-payload", *, summary: str = ""
+) -> InvalidResolutionError:
+    return InvalidResolutionError([ResolutionProblem(path, message, code)], summary=summary)
