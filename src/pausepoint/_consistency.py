@@ -19,6 +19,7 @@ from .errors import TranscriptProblem as Problem
 from .transcript import (
     AssistantMessage,
     InterruptEntry,
+    Item,
     Prompt,
     ResumeResolution,
     ToolCall,
@@ -127,21 +128,42 @@ def tool_records_answer_requests(prompt: Prompt) -> Iterator[Problem]:
 
 
 def timestamps_are_aware(prompt: Prompt) -> Iterator[Problem]:
-    """Deadlines are compared with the current time in UTC; a naive one cannot be."""
-    for path, entry in _entries(prompt):
-        stamps: list[tuple[str, datetime | None]] = [
-            ("created_at", entry.created_at),
-            ("expires_at", entry.expires_at),
-        ]
-        if entry.resolution is not None:
-            stamps.append(("resolution.at", entry.resolution.at))
-        for name, stamp in stamps:
+    """Deadlines are compared with the current time in UTC and the timeline subtracts
+    start from end; a naive timestamp can do neither."""
+    for index, item in enumerate(prompt.items):
+        for position, name, stamp in _stamps(item):
             if stamp is not None and stamp.utcoffset() is None:
-                yield Problem(
-                    f"{path}.{name}",
-                    "a timestamp without a timezone; write it with one, e.g. ...Z or +00:00",
-                    "timestamps-are-aware",
-                )
+                entry = "" if position is None else f".interrupts[{position}]"
+                yield _naive(f"items[{index}]{entry}.{name}")
+    if prompt.model_pause is not None and prompt.model_pause.at.utcoffset() is None:
+        yield _naive("model_pause.at")
+
+
+def _stamps(item: Item) -> Iterator[tuple[int | None, str, datetime | None]]:
+    """(interrupt position or None, name, timestamp) for every timestamp of an item.
+
+    Paths are spelled out only for a naive one: this runs on every load."""
+    if isinstance(item, ToolCall):
+        yield None, "started_at", item.started_at
+        yield None, "ended_at", item.ended_at
+        if item.cancellation is not None:
+            yield None, "cancellation.at", item.cancellation.at
+        for position, entry in enumerate(item.interrupts):
+            yield position, "created_at", entry.created_at
+            yield position, "expires_at", entry.expires_at
+            if entry.resolution is not None:
+                yield position, "resolution.at", entry.resolution.at
+    elif isinstance(item, AssistantMessage) and item.call is not None:
+        yield None, "call.started_at", item.call.started_at
+        yield None, "call.ended_at", item.call.ended_at
+
+
+def _naive(path: str) -> Problem:
+    return Problem(
+        path,
+        "a timestamp without a timezone; write it with one, e.g. ...Z or +00:00",
+        "timestamps-are-aware",
+    )
 
 
 def response_schemas_are_usable(prompt: Prompt) -> Iterator[Problem]:
@@ -159,6 +181,22 @@ def response_schemas_are_usable(prompt: Prompt) -> Iterator[Problem]:
             )
 
 
+def a_fork_holds_its_parent_interrupt(prompt: Prompt) -> Iterator[Problem]:
+    """A fork reopens the interrupt it was made at under the same id; without it there is
+    nothing to answer differently and no way to tell the fork's branch from its parent's."""
+    origin = prompt.parent
+    if origin is None:
+        return
+    if not any(entry.id == origin.interrupt_id for _, entry in _entries(prompt)):
+        yield Problem(
+            "parent.interrupt_id",
+            f"this run is a fork of {origin.run_id!r} at the interrupt "
+            f"{origin.interrupt_id!r}, which is not in its transcript; restore the fork's "
+            "saved transcript, or remove `parent` to load it as a run of its own",
+            "a-fork-holds-its-parent-interrupt",
+        )
+
+
 RULES: list[Rule] = [
     values_are_json,
     interrupt_ids_are_unique,
@@ -167,6 +205,7 @@ RULES: list[Rule] = [
     tool_records_answer_requests,
     timestamps_are_aware,
     response_schemas_are_usable,
+    a_fork_holds_its_parent_interrupt,
 ]
 """Checked in this order; every problem of every rule is reported."""
 
