@@ -1,38 +1,78 @@
-"""Shared test helpers: a counting delete action that asks before it deletes."""
+"""Fixtures shared by the whole suite, and the markers every test gets from where it lives.
+
+Markers (registered in pyproject.toml) come from a test's folder, its fixtures or the list
+of slow tests below, so no test file declares them:
+
+- ``browser``: tests/browser (JupyterLab in headless Chromium);
+- ``kernel``: tests/notebooks and tests/kernel (a real Jupyter kernel);
+- ``packaging``: tests/packaging (builds and installs the distributions);
+- ``postgres``: tests that use the throw-away PostgreSQL server;
+- ``slow``: tests that take more than a few seconds on a 2-core machine.
+
+``make check`` runs everything that has none of them; ``make test`` runs everything.
+Helpers that are not fixtures live in tests/helpers.py.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
 
 import pytest
-from pydantic import BaseModel
+from tests.helpers import DeleteRecord, Recorder
 
-from pausepoint import (
-    Action,
-    ActionContext,
-    ActionInterrupt,
-    Agent,
-    AgentRun,
-    ScriptedModel,
-    action,
-    call,
-)
+from pausepoint import Action, ActionContext, ActionInterrupt, action
+
+TESTS = Path(__file__).parent
+
+FOLDER_MARKERS = {
+    "browser": "browser",
+    "kernel": "kernel",
+    "notebooks": "kernel",
+    "packaging": "packaging",
+}
+
+# Files that need PostgreSQL beyond the `postgres_dsn` fixture (they start their own server).
+POSTGRES_FILES = {"notebooks/test_durable_notebook.py"}
+
+# Tests over a few seconds each (measured with `pytest --durations`): a whole file, or one
+# test by its node id without the parameters.
+SLOW = {
+    "debug/test_breakpoints.py::test_a_breakpoint_survives_a_save_and_restore_in_a_fresh_process",
+    "interrupts/test_wire_binding.py::test_reader_never_raises",
+    "interrupts/test_wire_tanstack_crosscheck.py",
+    "models/test_openai_settings.py::test_importing_the_package_does_not_import_openai",
+    "run/test_crash_runs.py::test_killed_run_processes_lose_nothing_committed_and_runs_complete",
+    "store/test_crash.py::test_killed_writers_leave_every_run_whole_and_every_commit_kept",
+}
 
 
-class DeleteRecord(BaseModel):
-    id: int
+def _slow(relative: str, item: pytest.Item) -> bool:
+    if relative in SLOW:
+        return True
+    name = getattr(item, "originalname", item.name)
+    return f"{relative}::{name}" in SLOW
 
 
-@dataclass
-class Recorder:
-    """What the test actions saw, call by call."""
+def _uses_postgres(item: pytest.Item) -> bool:
+    if "postgres_dsn" in getattr(item, "fixturenames", ()):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and callspec.params.get("open_store") == "postgres"
 
-    contexts: list[ActionContext] = field(default_factory=list)
-    inputs: list[Any] = field(default_factory=list)
 
-    def count(self, name: str) -> int:
-        return sum(1 for c in self.contexts if c.action_name == name)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            relative = item.path.relative_to(TESTS).as_posix()
+        except ValueError:
+            continue
+        folder = relative.split("/", 1)[0]
+        if folder in FOLDER_MARKERS:
+            item.add_marker(FOLDER_MARKERS[folder])
+        if relative in POSTGRES_FILES or _uses_postgres(item):
+            item.add_marker("postgres")
+        if _slow(relative, item):
+            item.add_marker("slow")
 
 
 @pytest.fixture
@@ -56,11 +96,3 @@ def delete_record(recorder: Recorder) -> Action:
         return f"deleted {input.id}"
 
     return delete_record
-
-
-async def paused_delete(delete_record: Action, reply: str = "Gone.") -> AgentRun:
-    """A run waiting on delete_record's question; the model then answers `reply`."""
-    model = ScriptedModel([call("delete_record", id=7), reply])
-    run = Agent(model=model, actions=[delete_record]).new_run("x")
-    await run.run()
-    return run

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import Recorder, paused_delete
+from tests.helpers import Recorder, paused_delete
 
 from pausepoint import (
     Action,

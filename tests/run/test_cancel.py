@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 import pytest
-from tests.conftest import paused_delete
+from tests.helpers import paused_delete
 
 from pausepoint import (
     Agent,

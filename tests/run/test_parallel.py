@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.conftest import Recorder
+from tests.helpers import Recorder
 
 from pausepoint import Action, Agent, ScriptedModel, UnknownInterruptError, action, call
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.conftest import DeleteRecord, Recorder
+from tests.helpers import DeleteRecord, Recorder
 
 from pausepoint import (
     ActionContext,

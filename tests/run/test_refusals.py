@@ -7,7 +7,7 @@ import math
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from tests.conftest import Recorder, paused_delete
+from tests.helpers import Recorder, paused_delete
 
 from pausepoint import (
     Action,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import Recorder
+from tests.helpers import Recorder
 
 from pausepoint import (
     Action,

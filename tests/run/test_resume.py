@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.conftest import Recorder
+from tests.helpers import Recorder
 
 from pausepoint import (
     Action,

@@ -7,28 +7,13 @@ it the Postgres cases skip locally, and fail under CI=true, where it must be ins
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.helpers import Clock, StoreFactory
 
 from pausepoint.store import PostgresStore, RunStore, SQLiteStore, TemporaryPostgres
-
-StoreFactory = Callable[..., RunStore]
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import threading
 from datetime import timedelta
 
 import pytest
-from tests.store.conftest import Clock, StoreFactory
+from tests.helpers import Clock, StoreFactory
 from tests.store.transcripts import T0, finish_step, rich_prompt, start_step
 
 from pausepoint import AssistantMessage, Prompt, ResumeResolution, UserMessage

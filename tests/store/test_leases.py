@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from tests.store.conftest import Clock
+from tests.helpers import Clock
 
 from pausepoint import AssistantMessage, Prompt
 from pausepoint.store import LeaseHeldError, LeaseLostError, RunStore, StoreUsageError

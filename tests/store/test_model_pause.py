@@ -10,7 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tests.store.conftest import StoreFactory
+from tests.helpers import StoreFactory
 
 from pausepoint import Agent, Prompt, ScriptedModel
 from pausepoint.store import (

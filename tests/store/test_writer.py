@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.conftest import paused_delete
-from tests.store.conftest import Clock, StoreFactory
+from tests.helpers import Clock, StoreFactory, paused_delete
 from tests.store.transcripts import finish_step, start_step
 
 from pausepoint import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.conftest import paused_delete
+from tests.helpers import paused_delete
 
 from pausepoint import Action
 from pausepoint.widget import _display

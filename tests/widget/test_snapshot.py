@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from pydantic import BaseModel
-from tests.conftest import paused_delete
+from tests.helpers import paused_delete
 
 from pausepoint import (
     Action,
@@ -125,7 +125,7 @@ async def test_snapshot_shows_tool_calls_with_arguments_results_and_answers(
     assert '"id": 7' in text  # the arguments
     assert '"deleted 7"' in text  # the result
     assert "Approve deleting the record?" in text
-    assert 'answered with {"approved": true}' in text  # a generic interrupt's answer
+    assert 'Answered: {"approved":true}' in text  # a generic interrupt's answer
     assert "All gone." in text
     assert "Waiting on" not in text
 
@@ -140,9 +140,9 @@ async def test_a_rejection_and_its_reason_are_shown() -> None:
 
     text = "".join(assert_inert(snapshot_html(run)).text)
 
-    assert "tool-approval: Approve running wipe?" in text
-    assert "rejected" in text
-    assert "Not the production database" in text
+    assert "Approve running wipe? → Declined: Not the production database" in text
+    assert "wipe declined" in text  # the call's status, in a person's words
+    assert "tool-approval" not in text  # no kind names for people
     assert "Fine, I will not." in text
 
 
@@ -248,5 +248,6 @@ async def test_approvals_read_as_approved_with_any_edited_arguments() -> None:
 
     text = "".join(assert_inert(snapshot_html(run)).text)
 
-    assert 'Approve running wipe? → approved with edited arguments {"target": "staging"}' in text
+    assert 'Approve running wipe? → Approved with changes: target "prod" → "staging"' in text
+    assert '"target": "staging"' in text  # the arguments it ran with
     assert '"wiped staging"' in text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import paused_delete
+from tests.helpers import paused_delete
 from tests.widget.recording import RecordingComm
 from tests.widget.test_view_messages import recording_of, until
 

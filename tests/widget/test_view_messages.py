@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel, Field
-from tests.conftest import Recorder, paused_delete
+from tests.helpers import Recorder, paused_delete
 from tests.widget.recording import RecordingComm
 
 from pausepoint import (

@@ -1,0 +1,55 @@
+"""Helpers shared by tests in several folders (fixtures live in the conftest files).
+
+Import them as ``from tests.helpers import ...``; nothing here is a fixture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pydantic import BaseModel
+
+from pausepoint import Action, ActionContext, Agent, AgentRun, ScriptedModel, call
+from pausepoint.store import RunStore
+
+StoreFactory = Callable[..., RunStore]
+"""Opens a store on the test's database; call it again for a second connection."""
+
+
+class DeleteRecord(BaseModel):
+    id: int
+
+
+@dataclass
+class Recorder:
+    """What the test actions saw, call by call."""
+
+    contexts: list[ActionContext] = field(default_factory=list)
+    inputs: list[Any] = field(default_factory=list)
+
+    def count(self, name: str) -> int:
+        return sum(1 for c in self.contexts if c.action_name == name)
+
+
+async def paused_delete(delete_record: Action, reply: str = "Gone.") -> AgentRun:
+    """A run waiting on delete_record's question; the model then answers `reply`."""
+    model = ScriptedModel([call("delete_record", id=7), reply])
+    run = Agent(model=model, actions=[delete_record]).new_run("x")
+    await run.run()
+    return run
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
