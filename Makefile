@@ -14,9 +14,17 @@ PORT ?= 8888
 LAB_ARGS ?=
 DEMO_NOTEBOOK := notebooks/01-quickstart.ipynb
 
-.PHONY: test lint typecheck unit js js-test bench bench-view pictures demo dist clean
+# Tests that need none of a browser, a kernel, the distributions, PostgreSQL or much time.
+FAST_TESTS := not browser and not kernel and not packaging and not postgres and not slow
 
+.PHONY: test check lint typecheck unit fast js js-test docs bench bench-view bench-store \
+	pictures demo dist clean
+
+# Everything, as CI runs it (.ci/run).
 test: lint typecheck js-test unit
+
+# The quick lane while you work: lint, types, the front end's checks and the fast tests.
+check: lint typecheck js-test fast
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +61,13 @@ typecheck: $(STAMP)
 unit: $(STAMP) $(BUNDLE)
 	$(BIN)/pytest
 
+fast: $(STAMP) $(BUNDLE)
+	$(BIN)/pytest -q -n 2 -m "$(FAST_TESTS)"
+
+# The documentation site, into site/; any warning fails the build.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --quiet --site-dir site
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_loop.py
 	$(BIN)/python benchmarks/bench_widget_sync.py
@@ -85,7 +100,7 @@ dist: $(STAMP)
 	@ls -l dist
 
 clean:
-	rm -rf $(VENV) js/node_modules $(dir $(BUNDLE)) dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) js/node_modules $(dir $(BUNDLE)) dist site .pytest_cache .mypy_cache .ruff_cache
 
 bench-store: $(STAMP)
 	$(BIN)/python benchmarks/bench_store.py
