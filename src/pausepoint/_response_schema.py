@@ -5,6 +5,9 @@ A response schema must be usable on its own, inside the kernel:
 - a valid JSON Schema (2020-12 unless its ``$schema`` names another draft);
 - every ``$ref`` points inside the schema itself (``#/$defs/...``, ``#anchor``) and
   resolves; remote and file references are refused, so checking an answer never does I/O;
+- no chain of references leads back to where it started without first checking a part
+  of the answer (a property, an array item, ...): such a schema never finishes checking
+  anything. A linked list (``next`` refers to its own node) is fine;
 - every ``pattern`` (and ``patternProperties`` key) compiles for RE2, a regular-expression
   engine whose matching time is linear in the text: an answer cannot make the kernel
   hang (lookarounds and backreferences are not supported);
@@ -28,7 +31,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from ._formats import FORMAT_CHECKER
-from .errors import InvalidResponseSchemaError
+from .errors import InvalidResolutionError, InvalidResponseSchemaError, ResolutionProblem
 
 __all__ = ["answer_validator", "check_response_schema"]
 
@@ -47,8 +50,20 @@ _SCHEMA_VALUED = (
     "propertyNames",
 )
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_MAPS = (
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+)
 _REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+# The keywords that apply a subschema to the same value rather than to a part of it: a
+# loop through these alone (and references) never reaches the end of the answer.
+_SAME_VALUE = ("not", "if", "then", "else")
+_SAME_VALUE_LISTS = ("allOf", "anyOf", "oneOf")
+_SAME_VALUE_MAPS = ("dependentSchemas", "dependencies")
 
 
 def check_response_schema(schema: Mapping[str, Any]) -> None:
@@ -94,6 +109,7 @@ def check_response_schema(schema: Mapping[str, Any]) -> None:
             for key in properties:
                 _compile(key, f"{path}.patternProperties")
         uses_unevaluated = uses_unevaluated or "unevaluatedProperties" in node
+    _check_loops(resolver)
     if uses_unevaluated and any(
         "patternProperties" in node for _, node in _subschemas(schema, "$", root=True)
     ):
@@ -106,12 +122,65 @@ def check_response_schema(schema: Mapping[str, Any]) -> None:
 
 def answer_validator(schema: Mapping[str, Any]) -> Validator:
     """A validator for answers to `schema`: formats checked, patterns matched by RE2,
-    references resolved only within the schema."""
+    references resolved only within the schema. Its errors point at the part of the
+    answer that is wrong (see `_specific`), and a check that recurses without end is
+    refused with `InvalidResolutionError` instead of a bare `RecursionError`."""
     base = validator_for(schema, default=Draft202012Validator)
-    return cast(
-        Validator,
-        _safe_class(base)(schema, registry=_registry(schema), format_checker=FORMAT_CHECKER),
-    )
+    validator = _safe_class(base)(schema, registry=_registry(schema), format_checker=FORMAT_CHECKER)
+    return cast(Validator, _AnswerValidator(validator))
+
+
+class _AnswerValidator:
+    def __init__(self, validator: Any) -> None:
+        self._validator = validator
+
+    def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
+        try:
+            for error in self._validator.iter_errors(instance):
+                yield from _specific(error)
+        except RecursionError:
+            # `check_response_schema` refuses looping schemas at the raise; this is for
+            # one recorded some other way, so the person gets an error that says what
+            # to do rather than a crash.
+            raise InvalidResolutionError(
+                [
+                    ResolutionProblem(
+                        "$",
+                        "checking the answer against the response schema never ends: the "
+                        "schema refers to itself without checking a part of the answer",
+                    )
+                ],
+                summary="This interrupt's response schema cannot check any answer; reject "
+                "it instead",
+            ) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._validator, name)
+
+
+def _specific(error: ValidationError) -> Iterator[ValidationError]:
+    """An `anyOf` / `oneOf` failure as the errors of the one branch the value took.
+
+    When exactly one branch fails only inside the value (the value has that branch's
+    shape: an object where the others want null), those errors are the ones a person can
+    act on, e.g. ``$.next.next.value`` in a linked list rather than ``$.next``. When
+    several branches fit as far, which one was meant is unknown: the failure stays as it is.
+    """
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        depth = len(error.absolute_path)
+        branches: dict[Any, list[ValidationError]] = {}
+        for inner in error.context:
+            branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+        inside = [
+            errors
+            for errors in branches.values()
+            if all(len(inner.absolute_path) > depth for inner in errors)
+        ]
+        if len(inside) == 1:
+            for inner in inside[0]:
+                yield from _specific(inner)
+            return
+    yield error
 
 
 class _NoRetrieval:
@@ -169,6 +238,96 @@ def _subschemas(
         if isinstance(node.get(keyword), dict):
             for name, item in node[keyword].items():
                 yield from _subschemas(item, f"{path}.{keyword}[{name!r}]")
+
+
+def _check_loops(resolver: Any) -> None:
+    """Refuse a chain of references that comes back to a schema already being applied to
+    the same value: checking it would recurse until the interpreter gives up."""
+    root = resolver.lookup("#").contents
+    paths = {id(node): path for path, node in _subschemas(root, "$", root=True)}
+    finished: set[int] = set()
+    for path, node in _subschemas(root, "$", root=True):
+        if id(node) not in finished:
+            _follow(node, path, resolver, paths, finished)
+
+
+# (where the step is made: the path of a reference and its value, or None for a step into
+# a subschema such as allOf[0]; the path of the schema it reaches; that schema)
+_Step = tuple[tuple[str, str] | None, str, dict[str, Any]]
+
+
+def _follow(
+    start: dict[str, Any],
+    path: str,
+    resolver: Any,
+    paths: dict[int, str],
+    finished: set[int],
+) -> None:
+    # Depth first without recursion: a deep schema must not itself exhaust the stack.
+    trail: list[tuple[int, tuple[str, str] | None, Iterator[_Step]]] = [
+        (id(start), None, _same_value_steps(start, path, resolver, paths))
+    ]
+    on_trail = {id(start): 0}
+    while trail:
+        node_id, _, steps = trail[-1]
+        step = next(steps, None)
+        if step is None:
+            trail.pop()
+            del on_trail[node_id]
+            finished.add(node_id)
+            continue
+        via, target_path, target = step
+        if id(target) in on_trail:
+            loop = [entered for _, entered, _ in trail[on_trail[id(target)] + 1 :]] + [via]
+            refs = [ref for ref in loop if ref is not None]
+            where, ref = refs[-1]
+            through = (
+                f" (through {' -> '.join(repr(value) for _, value in refs)})"
+                if len(refs) > 1
+                else ""
+            )
+            raise InvalidResponseSchemaError(
+                where,
+                f"{ref!r} leads back to a schema already checking the same value{through}, "
+                "so checking any answer would never end. A schema may refer to itself only "
+                "from inside `properties`, `items` or another keyword that checks a part of "
+                "the answer (as a linked list's `next` does).",
+            )
+        if id(target) not in finished:
+            on_trail[id(target)] = len(trail)
+            trail.append((id(target), via, _same_value_steps(target, target_path, resolver, paths)))
+
+
+def _same_value_steps(
+    node: dict[str, Any], path: str, resolver: Any, paths: dict[int, str]
+) -> Iterator[_Step]:
+    """The schemas `node` applies to the very value it checks: references and in-place
+    keywords such as allOf, not or if."""
+
+    def reached(child: Any, fallback: str) -> Iterator[_Step]:
+        if isinstance(child, dict):
+            yield None, paths.get(id(child), fallback), child
+
+    for keyword in _REF_KEYWORDS:
+        ref = node.get(keyword)
+        if not isinstance(ref, str):
+            continue
+        try:
+            target = resolver.lookup(ref).contents
+        except Unresolvable:
+            continue  # a `$dynamicRef` to an anchor; a dangling `$ref` is refused earlier
+        if isinstance(target, dict):
+            yield (f"{path}.{keyword}", ref), paths.get(id(target), ref), target
+    for keyword in _SAME_VALUE:
+        yield from reached(node.get(keyword), f"{path}.{keyword}")
+    for keyword in _SAME_VALUE_LISTS:
+        if isinstance(node.get(keyword), list):
+            for index, item in enumerate(node[keyword]):
+                yield from reached(item, f"{path}.{keyword}[{index}]")
+    for keyword in _SAME_VALUE_MAPS:
+        if isinstance(node.get(keyword), dict):
+            for name, item in node[keyword].items():
+                yield from reached(item, f"{path}.{keyword}[{name!r}]")
 
 
 def _check_numbers(node: Any, path: str) -> None:
