@@ -14,7 +14,13 @@ from typing import Any
 
 from ._json import check_text, to_json_value
 from ._response_schema import check_response_schema
-from .errors import InvalidResponseSchemaError, InvalidTranscriptError, NotJSONError
+from .decisions import decision_of
+from .errors import (
+    InvalidResolutionError,
+    InvalidResponseSchemaError,
+    InvalidTranscriptError,
+    NotJSONError,
+)
 from .errors import TranscriptProblem as Problem
 from .transcript import (
     AssistantMessage,
@@ -197,6 +203,24 @@ def a_fork_holds_its_parent_interrupt(prompt: Prompt) -> Iterator[Problem]:
         )
 
 
+def answers_fit_their_pause(prompt: Prompt) -> Iterator[Problem]:
+    """Every recorded answer reads as a decision of its pause's kind (an approval is
+    answered with true, false or {approved, ...}; a breakpoint with {action, ...}): the
+    loop could not tell what one that does not was meant to decide."""
+    for index, record in _records(prompt):
+        for position, entry in enumerate(record.interrupts):
+            try:
+                decision_of(entry)
+            except InvalidResolutionError as exc:
+                at = f"items[{index}].interrupts[{position}].resolution.data"
+                for problem in exc.problems:
+                    yield Problem(
+                        at + problem.path[1:],
+                        f"not an answer to a {entry.kind} pause: {problem.message}",
+                        "answers-fit-their-pause",
+                    )
+
+
 RULES: list[Rule] = [
     values_are_json,
     interrupt_ids_are_unique,
@@ -206,6 +230,7 @@ RULES: list[Rule] = [
     timestamps_are_aware,
     response_schemas_are_usable,
     a_fork_holds_its_parent_interrupt,
+    answers_fit_their_pause,
 ]
 """Checked in this order; every problem of every rule is reported."""
 

@@ -41,6 +41,7 @@ __all__ = [
     "decisions_of",
     "parse_approval",
     "parse_breakpoint_answer",
+    "shown_status",
 ]
 
 DecisionKind = Literal[
@@ -292,6 +293,17 @@ def decisions_of(record: ToolCall) -> list[Decision | None]:
             args = decision.args
         out.append(decision)
     return out
+
+
+def shown_status(record: ToolCall) -> str:
+    """A tool call's status in a person's words: a call that never ran because of a
+    decision says which (``declined``, ``skipped``, ``expired``), not ``rejected``."""
+    if record.status != "rejected" or not record.interrupts:
+        return "waiting for you" if record.status == "interrupted" else record.status
+    decision = decision_of(record.interrupts[-1])
+    if decision is None:
+        return record.status
+    return {"skipped": "skipped", "expired": "expired"}.get(decision.kind, "declined")
 
 
 def _changes(

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..actions import Action, Resumption
 from ..decisions import decision_of
+from ..errors import InvalidResolutionError
 from ..transcript import ErrorInfo, InterruptEntry, RejectResolution, ToolCall
 
 __all__ = [
@@ -115,7 +116,18 @@ def next_step(
         )
     latest = record.latest_interrupt
     resumption: Resumption | None = None
-    decision = decision_of(latest) if latest is not None else None
+    try:
+        decision = decision_of(latest) if latest is not None else None
+    except InvalidResolutionError as exc:
+        # Loading refuses such a transcript; one built by hand must fail, never loop.
+        return Fail(
+            ErrorInfo(
+                name="UnreadableAnswer",
+                message=f"The recorded answer to this {latest.kind if latest else ''} pause "
+                f"cannot be read, so {action.name} was not run: {exc.problems[0].path}: "
+                f"{exc.problems[0].message}.",
+            )
+        )
     if latest is not None and isinstance(latest.resolution, RejectResolution):
         return Reject(latest.resolution.error)
     if decision is not None and decision.kind == "declined":

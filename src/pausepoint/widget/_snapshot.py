@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..decisions import Decision, decisions_of, shown_status
 from ..transcript import AssistantMessage, InterruptEntry, ToolCall, UserMessage
 from ._status import status_label
 
@@ -131,8 +132,8 @@ def _tool(call: ToolCall) -> str:
     colour = _STATUS_COLOURS.get(call.status, _TEXT)
     parts = [
         f'<div><span style="{_STYLE["who"]}">Tool</span>{_code(call.name)} '
-        f'<span style="color:{colour};font-weight:600">{escape(call.status)}</span></div>',
-        _json_block("Arguments", call.input),
+        f'<span style="color:{colour};font-weight:600">{escape(shown_status(call))}</span></div>',
+        _json_block("Arguments", call.effective_input),
     ]
     if call.error is not None:
         parts.append(
@@ -142,7 +143,10 @@ def _tool(call: ToolCall) -> str:
     elif call.status == "succeeded":
         parts.append(_json_block("Result", call.result))
     if call.interrupts:
-        entries = "".join(f"<li>{_history_entry(entry)}</li>" for entry in call.interrupts)
+        entries = "".join(
+            f"<li>{_history_entry(entry, decision)}</li>"
+            for entry, decision in zip(call.interrupts, decisions_of(call), strict=True)
+        )
         parts.append(
             f'<div style="{_STYLE["muted"]}">Interrupts</div>'
             f'<ul style="{_STYLE["list"]}">{entries}</ul>'
@@ -150,29 +154,14 @@ def _tool(call: ToolCall) -> str:
     return "".join(parts)
 
 
-def _history_entry(entry: InterruptEntry) -> str:
-    asked = f"{escape(entry.kind)}: {escape(_cut(entry.message))}"
-    resolution = entry.resolution
-    if resolution is None:
+def _history_entry(entry: InterruptEntry, decision: Decision | None) -> str:
+    asked = escape(_cut(entry.message))
+    if decision is None:
         answer = f'<span style="color:{_WARN}">waiting for an answer</span>'
-    elif resolution.type == "resume" and entry.kind == "tool-approval":
-        answer = _approval(resolution.data)
-    elif resolution.type == "resume":
-        answer = f"answered with {_code(_json(resolution.data))}"
     else:
-        answer = (
-            f'<span style="color:{_ERROR}">rejected</span>: '
-            f"{escape(resolution.error.name)}: {escape(_cut(resolution.error.message))}"
-        )
+        colour = _ERROR if not decision.runs_action else _OK
+        answer = f'<span style="color:{colour}">{escape(_cut(decision.words))}</span>'
     return f"{asked} &rarr; {answer}"
-
-
-def _approval(data: Any) -> str:
-    approved = data.get("approved") if isinstance(data, dict) else data
-    word = f'<span style="color:{_OK}">approved</span>' if approved else "declined"
-    if isinstance(data, dict) and data.get("editedArgs") is not None:
-        word += f" with edited arguments {_code(_json(data['editedArgs']))}"
-    return word
 
 
 def _waiting(pending: Iterable[PendingInterrupt]) -> str:
