@@ -22,6 +22,9 @@ Sync actions run in a worker thread so the notebook stays responsive.
 from __future__ import annotations
 
 import inspect
+import math
+import numbers
+import reprlib
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -162,6 +165,17 @@ class Action:
     _spreads_input: bool = field(default=False, repr=False)
     _context_param: str | None = field(default=None, repr=False)
 
+    def __post_init__(self) -> None:
+        # Checked here too, so an Action built directly fails now rather than at a call.
+        if not isinstance(self.needs_approval, bool):
+            raise UsageError(
+                f"Action {self.name!r}: needs_approval must be True or False, not "
+                f"{_shown(self.needs_approval)}."
+            )
+        object.__setattr__(
+            self, "timeout", seconds_setting(self.timeout, f"Action {self.name!r}: timeout")
+        )
+
     def input_schema(self) -> dict[str, Any]:
         """The JSON Schema of the input, as sent to models and shown in edit forms."""
         return self.input_model.model_json_schema()
@@ -235,6 +249,10 @@ def action(
     `ActionTimeoutError`, which the model sees (the agent's `action_timeout` applies when
     it is None).
     """
+    # Checked at the decorator, so `@action(timeout="5")` points at itself.
+    seconds_setting(timeout, "timeout")
+    if not isinstance(needs_approval, bool):
+        raise UsageError(f"needs_approval must be True or False, not {_shown(needs_approval)}.")
 
     def build(f: Callable[..., Any], scope: dict[str, Any]) -> Action:
         return _build_action(
@@ -270,8 +288,6 @@ def _build_action(
             f"Action {fn.__name__!r}: a type hint names something not defined yet ({exc}). "
             "Define the input model before the action."
         ) from None
-    if timeout is not None and not timeout > 0:
-        raise UsageError(f"Action {fn.__name__!r}: timeout must be a positive number of seconds.")
     params = [p for p in inspect.signature(fn).parameters.values() if p.name != "self"]
     context_param = next(
         (p.name for p in params if hints.get(p.name) is ActionContext or p.name == "ctx"), None
@@ -311,3 +327,34 @@ def _build_action(
         _spreads_input=spreads,
         _context_param=context_param,
     )
+
+
+def seconds_setting(value: object, name: str) -> float | None:
+    """`value` of the setting `name` as seconds: a finite number > 0, or None (no limit).
+
+    Refused with `UsageError` where the setting is given, so a string or a bool never
+    reaches the timer that would fail with a bare `TypeError` much later.
+    """
+    if value is None:
+        return None
+    try:
+        seconds = float(value) if isinstance(value, numbers.Real) else math.nan
+    except OverflowError:  # an int past a double's range
+        seconds = math.inf
+    if isinstance(value, bool) or not math.isfinite(seconds) or not seconds > 0:
+        raise UsageError(
+            f"{name} must be a finite number of seconds > 0 or None, not {_shown(value)}."
+        )
+    return seconds
+
+
+def count_setting(value: object, name: str) -> int:
+    """`value` of the setting `name` as a whole number > 0 (a bool is not one)."""
+    count = int(value) if isinstance(value, numbers.Integral) else 0
+    if isinstance(value, bool) or not count > 0:
+        raise UsageError(f"{name} must be a whole number > 0, not {_shown(value)}.")
+    return count
+
+
+def _shown(value: object) -> str:
+    return f"{reprlib.repr(value)} ({type(value).__name__})"

@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .._json import check_text
-from ..actions import Action
+from ..actions import Action, count_setting, seconds_setting
 from ..errors import UsageError
 from ..interrupts._answers import DEFAULT_MAX_ANSWER_BYTES
 from ..models import ActionSpec, Model
@@ -63,11 +63,13 @@ class Agent:
         store: RunStore | None = None,
         lease_ttl: float | None = None,
     ) -> None:
-        if not (isinstance(max_turns, int) and max_turns > 0):
-            raise UsageError(f"max_turns must be a positive int, not {max_turns!r}.")
-        for label, value in (("action_timeout", action_timeout), ("model_timeout", model_timeout)):
-            if value is not None and not value > 0:
-                raise UsageError(f"{label} must be a positive number of seconds, or None.")
+        # Checked where they are given: a timer or a counter would fail much later, with
+        # a bare TypeError, in the middle of a run.
+        max_turns = count_setting(max_turns, "max_turns")
+        max_answer_bytes = count_setting(max_answer_bytes, "max_answer_bytes")
+        action_timeout = seconds_setting(action_timeout, "action_timeout")
+        model_timeout = seconds_setting(model_timeout, "model_timeout")
+        lease_ttl = seconds_setting(lease_ttl, "lease_ttl")
         by_name: dict[str, Action] = {}
         for item in actions:
             if not isinstance(item, Action):
@@ -79,8 +81,6 @@ class Agent:
                     f"Two actions are named {item.name!r}; give one @action(name=...)."
                 )
             by_name[item.name] = item
-        if lease_ttl is not None and not lease_ttl > 0:
-            raise UsageError("lease_ttl must be a positive number of seconds, or None.")
         self.name = name
         self.store = store
         self.lease_ttl = lease_ttl
@@ -88,10 +88,6 @@ class Agent:
         self.instructions = (
             None if instructions is None else check_text(instructions, "The instructions")
         )
-        if isinstance(max_answer_bytes, bool) or not isinstance(max_answer_bytes, int):
-            raise UsageError(f"max_answer_bytes is a number of bytes, not {max_answer_bytes!r}.")
-        if max_answer_bytes < 1:
-            raise UsageError(f"max_answer_bytes must be positive, not {max_answer_bytes}.")
         self.max_answer_bytes = max_answer_bytes
         self.max_turns = max_turns
         self.action_timeout = action_timeout
