@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ._contract import KEEP, Change, Lease, PendingSummary, RunStore, RunSummary
 from ._errors import (
+    DamagedRunError,
     LeaseHeldError,
     LeaseLostError,
     PostgresMissingError,
@@ -40,6 +41,7 @@ __all__ = [
     "KEEP",
     "STORE_SCHEMA_VERSION",
     "Change",
+    "DamagedRunError",
     "Lease",
     "LeaseHeldError",
     "LeaseLostError",

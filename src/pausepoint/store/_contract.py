@@ -63,7 +63,13 @@ class PendingSummary:
 
 @dataclass(frozen=True, slots=True)
 class RunSummary:
-    """A run's header row: enough to list and pick runs without loading transcripts."""
+    """A run's header row: enough to list and pick runs without loading transcripts.
+
+    `damage` is None for a row as pausepoint wrote it. For a row changed outside
+    pausepoint it says what cannot be read; the fields it names hold empty values (no
+    pending interrupts, the epoch for a time), and loading the run raises
+    `DamagedRunError`.
+    """
 
     run_id: str
     thread_id: str
@@ -78,6 +84,7 @@ class RunSummary:
     lease_expires_at: datetime | None = None
     parent_run_id: str | None = None
     parent_interrupt_id: str | None = None
+    damage: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

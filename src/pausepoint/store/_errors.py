@@ -7,6 +7,7 @@ from datetime import datetime
 from ..errors import PausepointError
 
 __all__ = [
+    "DamagedRunError",
     "LeaseHeldError",
     "LeaseLostError",
     "PostgresMissingError",
@@ -36,6 +37,24 @@ class RunNotFoundError(StoreError):
         super().__init__(
             f"The store has no run {run_id!r}. List what it holds with store.runs(); "
             "the run may have been deleted."
+        )
+
+
+class DamagedRunError(StoreError):
+    """A stored run cannot be read: one of its rows was changed outside pausepoint (a
+    column that is not JSON, a transcript that no longer loads, items missing).
+
+    Only this run is affected: listings still show it (its `RunSummary.damage` says why)
+    and every other run stays readable. `reason` says what is wrong with it.
+    """
+
+    def __init__(self, run_id: str, reason: str) -> None:
+        self.run_id = run_id
+        self.reason = reason
+        super().__init__(
+            f"Run {run_id!r} in the store cannot be read: {reason}. The database was changed "
+            "outside pausepoint; restore this run from a backup, or remove it with "
+            f"store.delete({run_id!r}). Other runs are not affected."
         )
 
 

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
+from pydantic import ValidationError
+
+from ..errors import InvalidTranscriptError
 from ..transcript import ModelPause, Prompt, ToolCall
 from ._contract import PendingSummary, RunSummary, Seconds
 from ._errors import StoreUsageError
@@ -14,6 +18,7 @@ from ._errors import StoreUsageError
 __all__ = [
     "HEADER_COLUMNS",
     "aware",
+    "damage_of",
     "model_pause_to_json",
     "pending_from_json",
     "pending_of",
@@ -22,6 +27,8 @@ __all__ = [
     "seconds",
     "summary_from_row",
 ]
+
+_T = TypeVar("_T")
 
 # The order `summary_from_row` reads a header row in.
 HEADER_COLUMNS = (
@@ -87,39 +94,81 @@ def pending_to_json(pending: Iterable[PendingSummary]) -> str:
 
 
 def pending_from_json(text: str) -> tuple[PendingSummary, ...]:
-    return tuple(
-        PendingSummary(
-            interrupt_id=p["interrupt_id"],
-            kind=p["kind"],
-            message=p["message"],
-            tool_call_id=p["tool_call_id"],
-            tool_name=p["tool_name"],
-            created_at=datetime.fromisoformat(p["created_at"]),
-            expires_at=datetime.fromisoformat(p["expires_at"]) if p["expires_at"] else None,
+    """The pending column as written by `pending_to_json`; raises ValueError (with what is
+    wrong) for anything else."""
+    try:
+        entries = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"its pending column is not JSON ({exc})") from None
+    if not isinstance(entries, list):
+        raise ValueError("its pending column is not a list")
+    try:
+        return tuple(
+            PendingSummary(
+                interrupt_id=_text(p["interrupt_id"]),
+                kind=_text(p["kind"]),
+                message=_text(p["message"]),
+                tool_call_id=_text(p["tool_call_id"]),
+                tool_name=_text(p["tool_name"]),
+                created_at=datetime.fromisoformat(p["created_at"]),
+                expires_at=datetime.fromisoformat(p["expires_at"]) if p["expires_at"] else None,
+            )
+            for p in entries
         )
-        for p in json.loads(text)
-    )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"its pending column does not list interrupts ({exc!r})") from None
 
 
-def summary_from_row(row: Any, to_datetime: Any) -> RunSummary:
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not text")
+    return value
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def summary_from_row(row: Any, to_datetime: Callable[[Any], datetime]) -> RunSummary:
     """A `RunSummary` from a row selected as HEADER_COLUMNS; `to_datetime` reads the
-    database's timestamps."""
+    database's timestamps. A field someone made unreadable does not stop the listing: it
+    reads as empty and `damage` says what is wrong."""
+    damage: list[str] = []
+
+    def read(what: str, parse: Callable[[], _T], empty: _T) -> _T:
+        try:
+            return parse()
+        except (TypeError, ValueError, OverflowError) as exc:
+            damage.append(str(exc) if what == "pending" else f"its {what} is unreadable ({exc})")
+            return empty
+
+    def number(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{value!r} is not a number")
+        return value
+
     lease_expires = row[10]
-    return RunSummary(
+    summary = RunSummary(
         run_id=row[0],
         thread_id=row[1],
         agent=row[2],
         status=row[3],
-        pending=pending_from_json(row[4]),
-        version=row[5],
-        item_count=row[6],
-        created_at=to_datetime(row[7]),
-        updated_at=to_datetime(row[8]),
+        pending=read("pending", lambda: pending_from_json(row[4]), ()),
+        version=read("version", lambda: number(row[5]), 0),
+        item_count=read("item count", lambda: number(row[6]), 0),
+        created_at=read("creation time", lambda: to_datetime(row[7]), _EPOCH),
+        updated_at=read("update time", lambda: to_datetime(row[8]), _EPOCH),
         lease_owner=row[9],
-        lease_expires_at=to_datetime(lease_expires) if lease_expires is not None else None,
+        lease_expires_at=read(
+            "lease expiry",
+            lambda: to_datetime(lease_expires) if lease_expires is not None else None,
+            None,
+        ),
         parent_run_id=row[11],
         parent_interrupt_id=row[12],
     )
+    if damage:
+        return replace(summary, damage="; ".join(damage))
+    return summary
 
 
 def prompt_from_rows(
@@ -150,3 +199,20 @@ def prompt_from_rows(
         ensure_ascii=False,
     )
     return Prompt.model_validate_json(head[:-1] + ', "items": [' + ",".join(items) + "]}")
+
+
+def damage_of(exc: BaseException) -> str:
+    """What is wrong with a stored transcript that does not load, in one line."""
+    if isinstance(exc, ValidationError):
+        errors = exc.errors(include_url=False)
+        where = ".".join(str(step) for step in errors[0]["loc"]) if errors else ""
+        more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+        message = errors[0]["msg"] if errors else str(exc)
+        return f"its transcript does not load: {f'at {where}, ' if where else ''}{message}{more}"
+    if isinstance(exc, InvalidTranscriptError) and exc.problems:
+        first = exc.problems[0]
+        more = f" (and {len(exc.problems) - 1} more problems)" if len(exc.problems) > 1 else ""
+        return f"its transcript is inconsistent: at {first.path}, {first.message}{more}"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"a column of its header is not JSON ({exc})"
+    return f"its transcript does not load ({exc})"

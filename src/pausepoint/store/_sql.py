@@ -13,6 +13,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
+from ..errors import InvalidTranscriptError, UnsupportedSchemaVersionError
 from ..transcript import Prompt, utc_now
 from ._contract import (
     Change,
@@ -24,18 +25,19 @@ from ._contract import (
     StatusFilter,
 )
 from ._errors import (
+    DamagedRunError,
     LeaseHeldError,
     LeaseLostError,
     RunExistsError,
     RunNotFoundError,
     StoreConflictError,
-    StoreError,
     StoreSchemaError,
     StoreUsageError,
 )
 from ._rows import (
     HEADER_COLUMNS,
     aware,
+    damage_of,
     model_pause_to_json,
     pending_of,
     pending_to_json,
@@ -299,19 +301,23 @@ class SQLStore(RunStore):
                 (run_id,),
             ).fetchall()
         if len(rows) != head[4]:
-            raise StoreError(
-                f"Run {run_id!r} should have {head[4]} items but {len(rows)} are stored: the "
-                "database was changed outside pausepoint. Restore it from a backup."
+            raise DamagedRunError(
+                run_id, f"it should have {head[4]} transcript items but {len(rows)} are stored"
             )
-        prompt = prompt_from_rows(
-            schema_version=head[0],
-            thread_id=head[1],
-            run_id=run_id,
-            instructions=head[2],
-            items=(row[0] for row in rows),
-            parent=(head[5], head[6]) if head[5] is not None and head[6] is not None else None,
-            model_pause=head[7],
-        )
+        try:
+            prompt = prompt_from_rows(
+                schema_version=head[0],
+                thread_id=head[1],
+                run_id=run_id,
+                instructions=head[2],
+                items=(row[0] for row in rows),
+                parent=(head[5], head[6]) if head[5] is not None and head[6] is not None else None,
+                model_pause=head[7],
+            )
+        except UnsupportedSchemaVersionError:
+            raise  # written by a newer pausepoint: not damage, and its message says so
+        except (ValueError, TypeError, InvalidTranscriptError) as exc:
+            raise DamagedRunError(run_id, damage_of(exc)) from exc
         return prompt, int(head[3])
 
     def summary(self, run_id: str) -> RunSummary:

@@ -16,6 +16,7 @@ from os import PathLike
 from typing import Any, Literal
 
 from ._errors import StoreUsageError
+from ._rows import aware
 from ._sql import Clock, Cursor, SQLStore, iter_statements
 
 __all__ = ["SQLiteStore"]
@@ -132,7 +133,8 @@ class SQLiteStore(SQLStore):
         return moment.isoformat(timespec="microseconds")
 
     def _from_db_time(self, value: Any) -> datetime:
-        return datetime.fromisoformat(value)
+        # Every time is written in UTC with its offset; a row edited by hand may lack it.
+        return aware(datetime.fromisoformat(value))
 
     def _is_duplicate(self, exc: Exception) -> bool:
         return isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in str(exc)
