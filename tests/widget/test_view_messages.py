@@ -222,13 +222,18 @@ async def test_malformed_requests_are_answered_with_an_error(
     recording.browser_send({"type": "explode", "requestId": "a"})
     recording.browser_send({"type": "resume", "requestId": "b"})
     recording.browser_send({"type": "resume", "requestId": "c", "interrupt": "int_missing"})
-    recording.browser_send({"type": "resume"})  # no id to answer: ignored
+    recording.browser_send({"type": "resume"})  # no id: answered with a null id
 
     responses = await until(
-        lambda: len(recording.custom("response")) == 3 and recording.custom("response")
+        lambda: len(recording.custom("response")) == 4 and recording.custom("response")
     )
-    names = {r["requestId"]: r["error"]["name"] for r in responses}
-    assert names == {"a": "BadRequest", "b": "BadRequest", "c": "UnknownInterruptError"}
+    codes = {r["requestId"]: (r["error"]["name"], r["error"]["code"]) for r in responses}
+    assert codes == {
+        "a": ("BadRequest", "bad-request"),
+        "b": ("BadRequest", "bad-request"),
+        "c": ("UnknownInterruptError", "not-found"),
+        None: ("BadRequest", "bad-request"),
+    }
     assert run.prompt.model_dump_json() == before
 
 

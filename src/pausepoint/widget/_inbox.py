@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Coroutine, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,16 +21,27 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..actions import Rejection
 from ..errors import PausepointError, UsageError
-from ..run import Agent, AgentRun, OnRecorded
-from ..store import PendingSummary, RunNotFoundError, RunStore, RunSummary
+from ..run import Agent, AgentRun
+from ..store import DamagedRunError, PendingSummary, RunNotFoundError, RunStore, RunSummary
 from ..transcript import UserMessage
 from ._bundle import front_end
 from ._cards import card_for
-from ._loops import current_loop, log_failure
-from ._preview import bounded_card, is_preview, ref_of, resolve
-from ._responses import failure, failure_of
+from ._loops import current_loop
+from ._preview import bounded_card, ref_of, resolve
+from ._requests import (
+    ANSWER_ENVELOPE,
+    ANSWERS,
+    MAX_REQUEST_BYTES,
+    Handler,
+    HandOver,
+    Request,
+    RequestPath,
+    RequestRefused,
+    Served,
+    answer_start,
+    running_loop,
+)
 
 __all__ = ["DEFAULT_POLL", "Inbox", "inbox"]
 
@@ -45,7 +56,9 @@ class Inbox(anywidget.AnyWidget):
     """Every run in `store` waiting on a person, newest first, with its answerable cards.
 
     `agents` maps the agent names runs were stored under (`Agent(name=...)`) to agents of
-    this kernel; runs of other agents are listed read-only, with the reason::
+    this kernel; runs of other agents are listed read-only, with the reason. A run the
+    store cannot read (a row changed outside pausepoint) is listed with the reason and
+    in `damaged`; the others stay answerable::
 
         box = pausepoint.inbox(store, agents={"ops": ops_agent})
         box            # answer a card: the run is loaded here, answered and continued
@@ -76,29 +89,38 @@ class Inbox(anywidget.AnyWidget):
         self._runs: dict[str, tuple[int, AgentRun]] = {}
         # interrupt id -> the runs waiting on it (a fork waits on its parent's interrupt id)
         self._owners_of: dict[str, list[str]] = {}
+        self._damaged: tuple[DamagedRunError, ...] = ()
         self._seen: datetime | None = None
         self._versions: dict[str, int] = {}
-        self._tasks: set[asyncio.Future[Any]] = set()
         self._home_loop = current_loop()
+        self._requests = RequestPath(self.send, self._handlers(), limit=self._limit)
         self.refresh()
         if poll is not None and self._home_loop is not None:
             self._poller = self._home_loop.create_task(self._poll(poll))
-        self.on_msg(self._on_msg)
+        self.on_msg(self._requests)
 
     # -- the list ----------------------------------------------------------------------
+
+    @property
+    def damaged(self) -> tuple[DamagedRunError, ...]:
+        """The waiting runs the store cannot read, as of the last refresh, each naming its
+        run and what is wrong (they are listed too, without cards)."""
+        return self._damaged
 
     def refresh(self) -> None:
         """Read the store's waiting runs again (what the poll and Refresh do)."""
         waiting = self.store.runs(status="interrupted")
         entries: list[dict[str, Any]] = []
         owners_of: dict[str, list[str]] = {}
+        damaged: list[DamagedRunError] = []
         for summary in waiting:
-            entry = self._entry(summary)
+            entry = self._entry(summary, damaged)
             entries.append(entry)
             for card in entry["cards"]:
                 card["runId"] = summary.run_id
                 owners_of.setdefault(card["id"], []).append(summary.run_id)
         self._owners_of = owners_of
+        self._damaged = tuple(damaged)
         live = {s.run_id for s in waiting}
         self._runs = {k: v for k, v in self._runs.items() if k in live or v[1].busy}
         self._versions = {s.run_id: s.version for s in waiting}
@@ -107,7 +129,7 @@ class Inbox(anywidget.AnyWidget):
         self.refreshed_at = datetime.now().astimezone().isoformat(timespec="seconds")
         self.entries = entries
 
-    def _entry(self, summary: RunSummary) -> dict[str, Any]:
+    def _entry(self, summary: RunSummary, damaged: list[DamagedRunError]) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "runId": summary.run_id,
             "agent": summary.agent,
@@ -118,14 +140,27 @@ class Inbox(anywidget.AnyWidget):
             "cards": [],
         }
         agent = self.agents.get(summary.agent or "")
-        if agent is None:
-            entry["reason"] = (
-                f"Read-only: this kernel has no agent {summary.agent!r}. Pass it as "
-                f"pausepoint.inbox(store, agents={{{summary.agent!r}: agent}}) to answer here."
-            )
-            entry["cards"] = [_read_only_card(p) for p in summary.pending]
-            return entry
-        run = self._run(summary, agent)
+        try:
+            if summary.damage is not None:
+                raise DamagedRunError(summary.run_id, summary.damage)
+            if agent is None:
+                entry["reason"] = (
+                    f"Read-only: this kernel has no agent {summary.agent!r}. Pass it as "
+                    f"pausepoint.inbox(store, agents={{{summary.agent!r}: agent}}) to answer "
+                    "here."
+                )
+                entry["cards"] = [_read_only_card(p) for p in summary.pending]
+                return entry
+            run = self._run(summary, agent)
+        except DamagedRunError as exc:
+            return _damaged_entry(entry, exc, damaged)
+        except Exception as exc:
+            # Whatever one run's rows hold, the others stay listed and answerable.
+            if not isinstance(exc, PausepointError):
+                logger.warning(
+                    "pausepoint inbox: run %s does not load", summary.run_id, exc_info=exc
+                )
+            return _damaged_entry(entry, DamagedRunError(summary.run_id, str(exc)), damaged)
         if run is None:
             return entry
         entry["title"] = next((i.text for i in run.prompt.items if isinstance(i, UserMessage)), "")
@@ -171,142 +206,75 @@ class Inbox(anywidget.AnyWidget):
             self._poller.cancel()
         super().close()
 
-    # -- answers from the front end ----------------------------------------------------
+    # -- requests from the front end -----------------------------------------------------
 
-    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        if not isinstance(content, dict) or not isinstance(content.get("requestId"), str):
-            return
-        request_id: str = content["requestId"]
-        kind = content.get("type")
-        if kind == "refresh":
+    def _handlers(self) -> dict[str, Handler]:
+        def refresh(_: Request) -> Served:
             self.refresh()
-            self._reply(request_id)
-            return
-        if kind == "value":
-            self._value_request(request_id, content.get("ref"))
-            return
-        interrupt = content.get("interrupt")
-        if kind not in ("resume", "reject") or not isinstance(interrupt, str):
-            self._reply_error(
-                request_id, "BadRequest", "Expected {type: resume|reject|refresh, interrupt}."
-            )
-            return
+            return Served()
+
+        def value(request: Request) -> Served:
+            return Served(self.full_value(request.text("ref", "{type: value, ref: <str>}")))
+
+        def answer(request: Request) -> HandOver:
+            interrupt = request.text("interrupt", "{type: resume|reject, interrupt: <id>}")
+            run = self._answerable(interrupt, request.optional_text("run", "run: <run id>"))
+            loop = running_loop(run.loop, self._home_loop)
+            return HandOver(loop, answer_start(run, request), stopped=self.refresh)
+
+        return {"refresh": refresh, "value": value, "resume": answer, "reject": answer}
+
+    def _limit(self, kind: str) -> int:
+        if kind not in ANSWERS:
+            return MAX_REQUEST_BYTES
+        limits = [agent.max_answer_bytes for agent in self.agents.values()]
+        return max(limits, default=MAX_REQUEST_BYTES) + ANSWER_ENVELOPE
+
+    def _answerable(self, interrupt: str, named: str | None) -> AgentRun:
+        """The run of this inbox that a card's answer goes to."""
         owners = self._owners_of.get(interrupt, [])
-        named = content.get("run")
-        if isinstance(named, str):
+        if named is not None:
             owners = [named] if named in owners else []
         if len(owners) > 1:
-            self._reply_error(
-                request_id,
-                "BadRequest",
-                f"Runs {', '.join(owners)} all wait on interrupt {interrupt!r} (a run and its "
-                "forks); name one with run: <run id>.",
+            raise RequestRefused(
+                "bad-request",
+                f"Runs {', '.join(owners)} all wait on interrupt {interrupt[:200]!r} (a run "
+                "and its forks); name one with run: <run id>.",
             )
-            return
         cached = self._runs.get(owners[0]) if owners else None
         if cached is None:
-            self._reply_error(
-                request_id,
-                "UnknownInterruptError",
+            raise RequestRefused(
+                "not-found",
                 "No run in this inbox waits on this interrupt any more; press Refresh.",
+                name="UnknownInterruptError",
             )
-            return
-        run = cached[1]
-        if kind == "resume" and is_preview(content.get("data")):
-            self._reply_error(
-                request_id,
-                "InvalidResolutionError",
-                "The answer holds a preview of a large value, not the value itself. Show the "
-                "whole value first.",
-            )
-            return
-
-        def start(recorded: OnRecorded) -> Coroutine[Any, Any, Any]:
-            if kind == "resume":
-                return run.resume(content.get("data"), interrupt=interrupt, on_recorded=recorded)
-            reason = content.get("reason")
-            rejection = Rejection(message=reason) if isinstance(reason, str) and reason else None
-            return run.reject(rejection, interrupt=interrupt, on_recorded=recorded)
-
-        loop = self._home_loop
-        if loop is None or loop.is_closed() or not loop.is_running():
-            self._reply_error(
-                request_id,
-                "NoEventLoop",
-                "The kernel has no running event loop; answer from code with "
-                "`await agent.load(run_id, store).resume(...)`.",
-            )
-            return
-        future = asyncio.run_coroutine_threadsafe(self._answer(request_id, start), loop)
-        future.add_done_callback(log_failure)
-
-    async def _answer(self, request_id: str, start: Any) -> None:
-        """On the kernel's loop: reply once the answer is recorded (or refused), then let
-        the run go on and refresh the list when it stops."""
-        accepted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        def recorded() -> None:
-            if not accepted.done():
-                accepted.set_result(None)
-
-        task: asyncio.Future[Any] = asyncio.ensure_future(start(recorded))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(lambda _: self.refresh())
-        await asyncio.wait({task, accepted}, return_when=asyncio.FIRST_COMPLETED)
-        if accepted.done() or task.exception() is None:
-            self._reply(request_id)
-            return
-        exc = task.exception()
-        assert exc is not None
-        if not isinstance(exc, PausepointError):
-            logger.error("pausepoint inbox: the answer failed", exc_info=exc)
-        self.send(failure_of(request_id, exc))
+        return cached[1]
 
     def full_value(self, ref: str) -> Any:
         """The whole value behind a card preview's reference (what "Show all" shows)."""
-        return resolve(ref, self._value_root)
+        try:
+            return resolve(ref, self._value_root)
+        except UsageError as exc:
+            raise RequestRefused("not-found", str(exc), name="UsageError") from None
 
     def _value_root(self, kind: str, name: str) -> Any:
         try:
-            run_id, key = json.loads(name) if kind == "card" else (None, None)
+            named = json.loads(name) if kind == "card" else None
         except ValueError:
-            run_id = key = None
-        cached = self._runs.get(run_id) if isinstance(run_id, str) else None
-        if cached is not None:
-            run = cached[1]
-            for card in _cards_of(run, run.agent):
-                if card["key"] == key:
-                    return card
+            named = None
+        if isinstance(named, list) and len(named) == 2 and all(isinstance(n, str) for n in named):
+            cached = self._runs.get(named[0])
+            if cached is not None:
+                run = cached[1]
+                for card in _cards_of(run, run.agent):
+                    if card["key"] == named[1]:
+                        return card
         raise UsageError("This inbox shows that value no more; press Refresh.")
 
-    def _value_request(self, request_id: str, ref: Any) -> None:
-        if not isinstance(ref, str):
-            self._reply_error(request_id, "BadRequest", "Expected {type: value, ref: <str>}.")
-            return
-        try:
-            value = self.full_value(ref)
-        except PausepointError as exc:
-            self.send(failure_of(request_id, exc))
-            return
-        self.send({"type": "response", "requestId": request_id, "ok": True, "value": value})
-
-    def _reply(self, request_id: str) -> None:
-        self.send({"type": "response", "requestId": request_id, "ok": True})
-
-    def _reply_error(
-        self,
-        request_id: str,
-        name: str,
-        message: str,
-        problems: list[dict[str, str]] | None = None,
-    ) -> None:
-        self.send(failure(request_id, name, message, problems))
-
     async def wait(self) -> None:
-        """Wait until the runs answered from this view have stopped executing."""
-        while self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        """Wait until every run answered from this view has stopped executing: paused
+        again, finished, failed or cancelled (and the list shows it)."""
+        await self._requests.settled()
 
 
 def inbox(
@@ -321,6 +289,13 @@ def inbox(
 
 def _cards_of(run: AgentRun, agent: Agent) -> list[dict[str, Any]]:
     return [card_for(p, agent.actions.get(p.tool_call.name)) for p in run.pending]
+
+
+def _damaged_entry(
+    entry: dict[str, Any], exc: DamagedRunError, damaged: list[DamagedRunError]
+) -> dict[str, Any]:
+    damaged.append(exc)
+    return {**entry, "reason": str(exc), "damaged": True}
 
 
 def _card_ref(run_id: str, key: str) -> str:

@@ -1,15 +1,10 @@
-"""The event loops a view works across: the one it was made on, and answers handed over."""
+"""The event loop a widget was made on: where its work goes when a run has none yet."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
-from concurrent.futures import Future
-from typing import Any
 
-__all__ = ["current_loop", "log_failure"]
-
-logger = logging.getLogger("pausepoint")
+__all__ = ["current_loop"]
 
 
 def current_loop() -> asyncio.AbstractEventLoop | None:
@@ -18,9 +13,3 @@ def current_loop() -> asyncio.AbstractEventLoop | None:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
-
-
-def log_failure(future: Future[Any]) -> None:
-    """Logs an answer handed to a run's loop that failed outside the reply path."""
-    if not future.cancelled() and future.exception() is not None:
-        logger.error("pausepoint view: answering failed", exc_info=future.exception())

@@ -28,6 +28,7 @@ __all__ = [
     "bounded_card",
     "bounded_item",
     "cut_text",
+    "index_of",
     "is_preview",
     "ref_of",
     "resolve",
@@ -179,13 +180,22 @@ def resolve(ref: str, root: Callable[[str, str], Any]) -> Any:
     kind, _, rest = ref.partition("/")
     name, _, path = rest.partition("/")
     if not kind or not name:
-        raise UsageError(f"Not a value reference: {ref!r}.")
+        raise UsageError(f"Not a value reference: {ref[:200]!r}.")
     value = root(kind, unquote(name))
     for step in path.split("/") if path else []:
+        position = index_of(step)
         if isinstance(value, dict) and step in value:
             value = value[step]
-        elif isinstance(value, list) and step.isdigit() and int(step) < len(value):
-            value = value[int(step)]
+        elif isinstance(value, list) and position is not None and position < len(value):
+            value = value[position]
         else:
-            raise UsageError(f"The view has no value at {ref!r} any more.")
+            raise UsageError(f"The view has no value at {ref[:200]!r} any more.")
     return value
+
+
+def index_of(text: str) -> int | None:
+    """`text` as a position in a reference, or None: only ASCII digits count (`str.isdigit`
+    also takes `²` and `①`, which `int` refuses), and no more than any list can hold."""
+    if 0 < len(text) <= 12 and text.isascii() and text.isdigit():
+        return int(text)
+    return None

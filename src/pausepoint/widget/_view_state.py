@@ -1,0 +1,51 @@
+"""What a run view's traits hold: the run's status and error, and its cards, as the run's
+events change them."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..run import Event, InterruptedEvent, ResolvedEvent, RunFinishedEvent, RunStartedEvent
+from ._cards import card_for
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from ..run import AgentRun
+
+__all__ = ["own_cards", "show_event"]
+
+
+class _View(Protocol):
+    status: str
+    error: Any
+    started_at: float | None
+    pending: list[Any]
+
+    def hold_sync(self) -> AbstractContextManager[Any]: ...
+
+    def cards(self) -> list[dict[str, Any]]: ...
+
+
+def own_cards(run: AgentRun) -> list[dict[str, Any]]:
+    """The cards of the run's own pending interrupts, whole."""
+    actions = run.agent.actions
+    return [card_for(p, actions.get(p.tool_call.name)) for p in run.pending]
+
+
+def show_event(view: _View, event: Event) -> bool:
+    """Set the traits `event` changes; True when the run stopped executing (paused or
+    ended), the moment to send everything at once."""
+    if isinstance(event, RunStartedEvent):
+        with view.hold_sync():
+            view.status, view.error, view.started_at = "running", None, time.time() * 1000
+    elif isinstance(event, InterruptedEvent | ResolvedEvent):
+        view.pending = view.cards()
+    elif isinstance(event, RunFinishedEvent):
+        result = event.result
+        view.pending = view.cards()
+        view.status = result.status
+        view.error = result.error.model_dump() if result.error else None
+        return True
+    return False
