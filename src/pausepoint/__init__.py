@@ -61,6 +61,7 @@ from .models import (
     call,
 )
 from .run import (
+    DEFAULT_LEASE_TTL,
     Agent,
     AgentRun,
     AgentRunResult,
@@ -78,6 +79,7 @@ from .run import (
     RunFinishedEvent,
     RunStartedEvent,
     RunState,
+    RunStatus,
     TextDeltaEvent,
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
@@ -119,6 +121,7 @@ except _metadata.PackageNotFoundError:  # imported from a source tree that was n
     __version__ = "0+unknown"
 
 __all__ = [
+    "DEFAULT_LEASE_TTL",
     "DEFAULT_MAX_ANSWER_BYTES",
     "MAX_INT_DIGITS",
     "MAX_JSON_DEPTH",
@@ -195,6 +198,7 @@ __all__ = [
     "RunStartedEvent",
     "RunState",
     "RunStateError",
+    "RunStatus",
     "RunStore",
     "RunSummary",
     "RunSuspendedError",

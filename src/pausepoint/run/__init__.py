@@ -2,6 +2,7 @@
 
 from ._agent import Agent
 from ._debug import Breakpoint, BreakpointAction, Debugger
+from ._durable import DEFAULT_LEASE_TTL
 from ._events import (
     CancelledEvent,
     CompletedEvent,
@@ -17,11 +18,12 @@ from ._events import (
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
 )
-from ._result import AgentRunResult, RunStatus
+from ._result import AgentRunResult, EndStatus, RunStatus
 from ._run import AgentRun, OnRecorded
 from ._state import Interrupted, PendingInterrupt, Ready, RunState
 
 __all__ = [
+    "DEFAULT_LEASE_TTL",
     "Agent",
     "AgentRun",
     "AgentRunResult",
@@ -30,6 +32,7 @@ __all__ = [
     "CancelledEvent",
     "CompletedEvent",
     "Debugger",
+    "EndStatus",
     "Event",
     "EventName",
     "FailedEvent",

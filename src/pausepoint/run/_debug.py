@@ -154,7 +154,7 @@ class Debugger:
                 "The run is not paused before a model request; check run.result.status."
             )
         self.stepping = action == "step"
-        return await self._run._pass_model_pause(on_recorded)
+        return await self._run.pass_model_pause(on_recorded)
 
     async def skip(self, *, interrupt: str | None = None) -> AgentRunResult:
         """Do not run the action; the model is told it was skipped."""

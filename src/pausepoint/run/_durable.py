@@ -12,10 +12,12 @@ import asyncio
 import logging
 import os
 import socket
+import sys
 
 from ..errors import RunBusyError
 from ..store import LeaseHeldError, RunStore, RunWriter
 from ..transcript import Prompt
+from ._result import RunStatus
 
 __all__ = ["DEFAULT_LEASE_TTL", "Durable", "owner_name"]
 
@@ -28,6 +30,41 @@ DEFAULT_LEASE_TTL = 30.0
 def owner_name(run: object) -> str:
     """Who holds a lease: this host, this process and the run object."""
     return f"{socket.gethostname()}:{os.getpid()}:{id(run):x}"
+
+
+def _holder_gone(owner: str) -> bool:
+    """True when the lease's owner was a process on this host that no longer runs
+    (False when that cannot be told: another host, another naming)."""
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit() or sys.platform == "win32":
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0 only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _held(run_id: str, exc: LeaseHeldError, ttl: float) -> str:
+    until = exc.expires_at.isoformat(timespec="seconds")
+    lasts = f"a lease lasts {ttl:g} s unless its holder renews it"
+    if _holder_gone(exc.owner):
+        return (
+            f"Run {run_id!r} is still leased by a process that has stopped ({exc.owner}). "
+            f"Its lease expires at {until} ({lasts}); answer again after that, here or "
+            "after agent.load(run_id). Nothing was recorded."
+        )
+    return (
+        f"Run {run_id!r} is executing elsewhere ({exc.owner}). Wait until it pauses, then "
+        "load it again (agent.load(run_id)) and answer there. If that process has stopped, "
+        f"its lease expires at {until} ({lasts}); answer again after that."
+    )
 
 
 class Durable:
@@ -56,15 +93,15 @@ class Durable:
         try:
             self.store.acquire(self.writer.run_id, self.owner, self.ttl)
         except LeaseHeldError as exc:
-            raise RunBusyError(
-                f"Run {self.writer.run_id!r} is executing elsewhere ({exc.owner}); its "
-                "lease expires unless renewed. Wait until it pauses, then load it again "
-                "(agent.load(run_id)) and answer there."
-            ) from exc
+            raise RunBusyError(_held(self.writer.run_id, exc, self.ttl)) from exc
         self.writer.owner = self.owner
         self._holding = True
 
-    def save(self, prompt: Prompt, status: str) -> None:
+    def moved_on(self) -> bool:
+        """True when the stored run has changed since this run last saved or loaded it."""
+        return self.store.summary(self.writer.run_id).version != self.writer.version
+
+    def save(self, prompt: Prompt, status: RunStatus) -> None:
         """Commit what changed since the last save (`StoreConflictError` or
         `LeaseLostError` when another writer got there first; nothing written then)."""
         self.writer.save(prompt, status=status)

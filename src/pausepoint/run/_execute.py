@@ -61,7 +61,7 @@ class ToolRunner:
         except Exception as exc:
             if record.status != "interrupted":
                 logger.warning("Executing %s failed: %s", record.name, exc, exc_info=True)
-                await self._settle(record, "failed", _error_info(exc))
+                await self._settle(record, "failed", ErrorInfo.from_exception(exc))
 
     async def _execute(self, record: ToolCall) -> None:
         action = self._actions.get(record.name)
@@ -131,16 +131,16 @@ class ToolRunner:
             if deadline is not None and deadline.expired() and timeout is not None:
                 await self._settle(record, "failed", _timed_out(action, timeout))
             else:
-                await self._settle(record, "failed", _error_info(exc))
+                await self._settle(record, "failed", ErrorInfo.from_exception(exc))
             return
         except NotJSONError as exc:
             # Most likely an ActionInterrupt given non-JSON data: a bug to show the developer.
             logger.warning("Action %s raised %s", action.name, exc)
-            await self._settle(record, "failed", _error_info(exc))
+            await self._settle(record, "failed", ErrorInfo.from_exception(exc))
             return
         except Exception as exc:
             logger.debug("Action %s raised; recorded as its failure.", action.name, exc_info=True)
-            await self._settle(record, "failed", _error_info(exc))
+            await self._settle(record, "failed", ErrorInfo.from_exception(exc))
             return
         try:
             record.result = to_json_value(value, f"The result of action {action.name!r}")
@@ -178,12 +178,3 @@ def _timed_out(action: Action, timeout: float) -> ErrorInfo:
         message=f"{action.name} did not finish within {timeout:g} s and was stopped; its "
         f"outcome is unknown.{still} It will not be run again for this call.",
     )
-
-
-def _error_info(exc: Exception) -> ErrorInfo:
-    # str(KeyError("x")) is just "'x'": say what it means.
-    if isinstance(exc, KeyError) and len(exc.args) == 1:
-        message = f"missing key {exc.args[0]!r}"
-    else:
-        message = str(exc) or repr(exc)
-    return ErrorInfo(name=type(exc).__name__, message=message)

@@ -1,4 +1,4 @@
-"""What `run()`, `resume()` and `reject()` return."""
+"""Where a run stands (`RunStatus`), and what `run()`, `resume()` and `reject()` return."""
 
 from __future__ import annotations
 
@@ -8,9 +8,14 @@ from typing import Literal
 from ..transcript import ErrorInfo, Prompt
 from ._state import PendingInterrupt
 
-__all__ = ["AgentRunResult", "RunStatus"]
+__all__ = ["AgentRunResult", "EndStatus", "RunStatus"]
 
-RunStatus = Literal["completed", "interrupted", "paused", "failed", "cancelled"]
+RunStatus = Literal["idle", "running", "paused", "interrupted", "completed", "failed", "cancelled"]
+"""`AgentRun.status`: not started yet (`idle`), executing, stopped before a model request
+while stepping (`paused`), waiting on a person, or how the latest stretch ended."""
+
+EndStatus = Literal["paused", "interrupted", "completed", "failed", "cancelled"]
+"""How a stretch of the run ended: the statuses an `AgentRunResult` can have."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +28,7 @@ class AgentRunResult:
     who cancelled it and why.
     """
 
-    status: RunStatus
+    status: EndStatus
     prompt: Prompt
     pending: tuple[PendingInterrupt, ...] = ()
     error: ErrorInfo | None = None

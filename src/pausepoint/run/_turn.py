@@ -1,15 +1,222 @@
-"""Asking the model for one assistant turn, streamed or not."""
+"""The turn: what the run does next, one step at a time, until it has to stop.
+
+`next_turn_step` reads the transcript and says what comes next (run the calls that need
+work, ask the model, or stop: waiting on people, completed, over the turn limit, paused
+before the model); `Turn.until_stop` does it. As `next_step` is for one tool call, every
+rule about where a stretch stops lives in that one function.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ..models import Model, ModelError, ModelRequest, ModelResponse, ModelTimeoutError, TextDelta
-from ..transcript import ToolCallRequest, new_id
+from ..errors import MaxTurnsExceededError
+from ..models import (
+    Model,
+    ModelError,
+    ModelRequest,
+    ModelResponse,
+    ModelTimeoutError,
+    TextDelta,
+    checked_response,
+)
+from ..transcript import (
+    AssistantMessage,
+    ModelCall,
+    ModelPause,
+    Prompt,
+    ToolCall,
+    ToolCallRequest,
+    new_id,
+    utc_now,
+)
+from ._events import Event, MessageEvent, RunStartedEvent, TextDeltaEvent
+from ._outcome import Outcomes
+from ._result import AgentRunResult
+from ._steps import needs_work
 
-__all__ = ["ask_model", "unique_calls"]
+if TYPE_CHECKING:
+    from ._agent import Agent
+    from ._debug import Debugger
+    from ._execute import ToolRunner
+
+__all__ = [
+    "AskModel",
+    "Complete",
+    "OverLimit",
+    "PauseBeforeModel",
+    "RunCalls",
+    "Turn",
+    "TurnStep",
+    "WaitOnPeople",
+    "ask_model",
+    "next_turn_step",
+    "unique_calls",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RunCalls:
+    """Execute these calls of the turn (not yet run, answered, or cut short by a crash)."""
+
+    records: list[ToolCall]
+
+
+@dataclass(frozen=True, slots=True)
+class WaitOnPeople:
+    """Every call is settled or waits on an answer, and one does: the run is interrupted."""
+
+
+@dataclass(frozen=True, slots=True)
+class Complete:
+    """The model answered without tool calls: the run is complete."""
+
+
+@dataclass(frozen=True, slots=True)
+class OverLimit:
+    """The stretch has used its model requests: it fails with `MaxTurnsExceededError`."""
+
+    max_turns: int
+
+
+@dataclass(frozen=True, slots=True)
+class PauseBeforeModel:
+    """A stepping run stops before the next model request."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskModel:
+    """Ask the model for the next assistant turn."""
+
+
+TurnStep: TypeAlias = RunCalls | WaitOnPeople | Complete | OverLimit | PauseBeforeModel | AskModel
+
+_WAIT = WaitOnPeople()
+_COMPLETE = Complete()
+_PAUSE = PauseBeforeModel()
+_ASK = AskModel()
+
+
+def next_turn_step(prompt: Prompt, *, turns: int, max_turns: int, stepping: bool) -> TurnStep:
+    """What the run does next, from the transcript alone. `turns` counts the model
+    requests of this stretch; `stepping` says the debugger stops before the model."""
+    assistant, records = prompt.current_turn()
+    open_records = [r for r in records if needs_work(r)]
+    if open_records:
+        return RunCalls(open_records)
+    if any(r.pending_interrupt is not None for r in records):
+        return _WAIT
+    if assistant is not None and not assistant.tool_calls:
+        return _COMPLETE
+    if turns >= max_turns:
+        return OverLimit(max_turns)
+    return _PAUSE if stepping else _ASK
+
+
+class Turn:
+    """Drives one run from step to step within a stretch (see `next_turn_step`)."""
+
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        prompt: Prompt,
+        tools: ToolRunner,
+        debugger: Debugger,
+        outcomes: Outcomes,
+        emit: Callable[[Event], Awaitable[None]],
+        checkpoint: Callable[[], None],
+    ) -> None:
+        self._agent = agent
+        self._prompt = prompt
+        self._tools = tools
+        self._debugger = debugger
+        self._outcomes = outcomes
+        self._emit = emit
+        self._checkpoint = checkpoint
+        self._children: list[asyncio.Task[None]] = []
+        self.released = False
+        """A pause before the model was answered: ask the model once, even when stepping."""
+
+    def drop_children(self) -> list[asyncio.Task[None]]:
+        """The calls executing side by side right now (for a cancel to stop them)."""
+        children, self._children = self._children, []
+        return children
+
+    async def until_stop(self, max_turns: int) -> AgentRunResult:
+        await self._emit(RunStartedEvent(self._prompt.run_id))
+        turns = 0
+        while True:
+            step = next_turn_step(
+                self._prompt,
+                turns=turns,
+                max_turns=max_turns,
+                stepping=self._debugger.stepping and not self.released,
+            )
+            if isinstance(step, RunCalls):
+                await self._execute(step.records)
+            elif isinstance(step, AskModel):
+                self.released = False
+                turns += 1
+                failed = await self._ask()
+                if failed is not None:
+                    return failed
+            elif isinstance(step, WaitOnPeople):
+                return self._outcomes.result("interrupted")
+            elif isinstance(step, Complete):
+                return await self._outcomes.complete()
+            elif isinstance(step, OverLimit):
+                return await self._outcomes.fail(MaxTurnsExceededError(step.max_turns))
+            else:
+                self._prompt.model_pause = ModelPause()
+                return self._outcomes.result("paused")
+
+    async def _execute(self, records: list[ToolCall]) -> None:
+        if len(records) == 1:  # the common case, without a task per call
+            await self._tools.execute(records[0])
+            return
+        self._children = [asyncio.ensure_future(self._tools.execute(r)) for r in records]
+        await asyncio.gather(*self._children)
+        self._children = []
+
+    async def _ask(self) -> AgentRunResult | None:
+        """One model request, its message and tool call records appended and saved; the
+        failed result when the model fails."""
+        prompt = self._prompt
+        agent = self._agent
+        started = utc_now()
+        request = ModelRequest(
+            instructions=prompt.instructions, items=prompt.snapshot(), actions=agent.action_specs
+        )
+        try:
+            response = checked_response(
+                await ask_model(agent.model, request, self._on_text, agent.model_timeout)
+            )
+        except Exception as exc:
+            return await self._outcomes.fail(exc)
+        call = ModelCall(
+            model=_model_name(agent.model),
+            started_at=started,
+            ended_at=utc_now(),
+            usage=response.usage,
+            finish_reason=response.finish_reason,
+        )
+        message = AssistantMessage(
+            text=response.text, tool_calls=unique_calls(response.tool_calls), call=call
+        )
+        prompt.items.append(message)
+        prompt.items.extend(
+            ToolCall(id=c.id, name=c.name, input=c.input) for c in message.tool_calls
+        )
+        self._checkpoint()
+        await self._emit(MessageEvent(message))
+        return None
+
+    async def _on_text(self, text: str) -> None:
+        await self._emit(TextDeltaEvent(text))
 
 
 async def ask_model(
@@ -79,3 +286,8 @@ def unique_calls(calls: list[ToolCallRequest]) -> list[ToolCallRequest]:
         seen.add(call.id)
         out.append(call)
     return out
+
+
+def _model_name(model: object) -> str:
+    name = getattr(model, "model", None)
+    return name if isinstance(name, str) else type(model).__name__

@@ -1,4 +1,4 @@
-"""Where a run stands for a view or a snapshot made now."""
+"""How a view or a snapshot shows `AgentRun.status`, the one status of a run."""
 
 from __future__ import annotations
 
@@ -6,28 +6,24 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..run import AgentRun
+    from ..run import AgentRun, RunStatus
 
 __all__ = ["RunStatusLine", "status_label", "status_of"]
 
 
-def status_of(run: AgentRun) -> tuple[str, dict[str, str] | None]:
-    """Busy, waiting, or how it last ended; with the error of a failure."""
-    if run.busy:
-        return "running", None
-    if run.pending:
-        return "interrupted", None
-    if run.result is not None:
-        error = run.result.error.model_dump() if run.result.error else None
-        return run.result.status, error
-    if run.prompt.model_pause is not None:  # a stepping run loaded while paused
-        return "paused", None
-    return ("completed" if run.prompt.output is not None else "idle"), None
+def status_of(run: AgentRun) -> tuple[RunStatus, dict[str, str] | None]:
+    """`run.status`, with the error of the result it comes from (a failure's, a
+    cancellation's)."""
+    status = run.status
+    result = run.result
+    if result is None or result.error is None or result.status != status:
+        return status, None
+    return status, result.error.model_dump()
 
 
 @dataclass(frozen=True)
 class RunStatusLine:
-    status: str
+    status: RunStatus
     label: str
 
 
