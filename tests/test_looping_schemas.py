@@ -205,3 +205,10 @@ def test_checking_an_answer_against_a_looping_schema_raises_no_recursion_error()
         list(answer_validator({"$ref": "#"}).iter_errors({"n": 1}))
     assert caught.value.problems[0].path == "$"
     assert "never ends" in caught.value.problems[0].message
+
+
+def test_a_refused_schema_is_refused_again_at_every_raise() -> None:
+    for _ in range(2):
+        assert refusal({"$ref": "#"}).path == "$.$ref"
+    ActionInterrupt("x", response_schema=LINKED_LIST)
+    assert ActionInterrupt("x", response_schema=LINKED_LIST).response_schema == LINKED_LIST

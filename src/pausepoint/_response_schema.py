@@ -19,6 +19,7 @@ Answers are checked with every `format` the browser checks (see `_formats`).
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any, cast
 
@@ -68,6 +69,27 @@ _SAME_VALUE_MAPS = ("dependentSchemas", "dependencies")
 
 def check_response_schema(schema: Mapping[str, Any]) -> None:
     """Raise `InvalidResponseSchemaError` naming the place when `schema` cannot be used."""
+    # Checking against the meta-schema costs about a millisecond, and the same schema is
+    # checked at every raise of its action and for every entry of a loaded transcript.
+    try:
+        key: str | None = json.dumps(schema, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        key = None  # not JSON: the full check says where
+    if key is not None and key in _USABLE:
+        return
+    _check(schema)
+    if key is not None:
+        if len(_USABLE) >= _USABLE_KEPT:
+            _USABLE.clear()
+        _USABLE[key] = None
+
+
+_USABLE: dict[str, None] = {}
+"""The canonical JSON of schemas that passed `_check` lately."""
+_USABLE_KEPT = 256
+
+
+def _check(schema: Mapping[str, Any]) -> None:
     validator_class = validator_for(schema, default=Draft202012Validator)
     try:
         validator_class.check_schema(dict(schema))
