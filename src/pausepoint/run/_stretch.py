@@ -189,8 +189,9 @@ class Stretch:
             try:
                 self.durable.save(self._prompt, self.status)
             except StoreError as exc:
-                logger.error("Could not save the outcome of run %s", self._prompt.run_id)
-                result = self.result = await self._outcomes.fail(exc)
+                logger.error("Could not save the outcome of run %s: %s", self._prompt.run_id, exc)
+                if result.status != "failed":  # a failure is reported once, as it happened
+                    result = self.result = await self._outcomes.fail(exc)
         await self._emit(RunFinishedEvent(result))
         return result
 
