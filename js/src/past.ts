@@ -7,7 +7,8 @@
  * items that had appeared by then, each tool call in the state it was in, and the pauses
  * that were waiting for an answer.
  */
-import type { InterruptEntry, Item, JsonObject, PendingCard, ToolItem, ToolStatus } from "./types";
+import { effectiveInput } from "./answers";
+import type { InterruptEntry, Item, PendingCard, ToolItem, ToolStatus } from "./types";
 
 export type StepKind = "model" | "action" | "wait" | "breakpoint";
 
@@ -129,22 +130,6 @@ function toolAt(item: ToolItem, t: number, appeared: number): ToolItem {
 
 function cardKind(kind: string): PendingCard["kind"] {
   return kind === "tool-approval" || kind === "generic" || kind === "breakpoint" ? kind : "unbound";
-}
-
-const EDIT_KEYS: Record<string, string> = { "tool-approval": "editedArgs", breakpoint: "args" };
-
-/** The arguments the action would run with: the last ones a person edited (when approving
- * or at a breakpoint) among the answers given, else the model's input. */
-export function effectiveInput(item: ToolItem): JsonObject | null {
-  let args = item.input && typeof item.input === "object" && !Array.isArray(item.input) ? item.input : null;
-  for (const entry of item.interrupts ?? []) {
-    const key = EDIT_KEYS[entry.kind];
-    const data = entry.resolution?.type === "resume" ? entry.resolution.data : null;
-    if (!key || !data || typeof data !== "object" || Array.isArray(data)) continue;
-    const edited = data[key];
-    if (edited && typeof edited === "object" && !Array.isArray(edited)) args = edited;
-  }
-  return args;
 }
 
 function cardOf(item: ToolItem, entry: InterruptEntry): PendingCard {

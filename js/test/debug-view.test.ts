@@ -143,7 +143,7 @@ describe("comparing a fork with this run", () => {
     const columns = view.qa("pp-branch");
     expect(columns.map((c) => c.dataset.branch)).toEqual(["parent", "fork"]);
     const answers = columns.map((c) => within(c).get("pp-branch-answer").textContent!.trim());
-    expect(answers).toEqual(["Approved", "Rejected: not today"]);
+    expect(answers).toEqual(["Approved", "Declined: not today"]);
     expect(columns[0]!.textContent).toContain("Refund succeeded.");
     expect(columns[1]!.textContent).toContain("Refund rejected.");
     expect(within(columns[1]!).get("pp-tool-call").dataset.status).toBe("rejected");
@@ -163,7 +163,7 @@ describe("comparing a fork with this run", () => {
     expect(model.sent.length).toBe(before + 1);
     expect(model.lastRequest()).toMatchObject({ type: "branches", fork: "run-fork" });
     await model.respond({ ok: true, value: branchesValue({ type: "reject", error: { name: "Rejected", message: "not today" }, at: T(5) }) });
-    expect(within(view.qa("pp-branch")[1]!).get("pp-branch-answer").textContent!.trim()).toBe("Rejected: not today");
+    expect(within(view.qa("pp-branch")[1]!).get("pp-branch-answer").textContent!.trim()).toBe("Declined: not today");
 
     click(view.get("pp-branches-refresh"));
     expect(model.sent.length).toBe(before + 2);
@@ -194,9 +194,9 @@ describe("the timeline of a long run", () => {
 describe("answers in words", () => {
   it("word approvals, rejections, breakpoints and answers", () => {
     expect(answerText("tool-approval", { type: "resume", data: true })).toBe("Approved");
-    expect(answerText("tool-approval", { type: "resume", data: { approved: true, editedArgs: { cents: 5 } } })).toBe("Approved with edits");
-    expect(answerText("tool-approval", { type: "resume", data: false })).toBe("Not approved");
-    expect(answerText("tool-approval", { type: "reject", error: { name: "Rejected", message: "" } })).toBe("Rejected: no reason given");
+    expect(answerText("tool-approval", { type: "resume", data: { approved: true, editedArgs: { cents: 5 } } })).toBe("Approved with changes");
+    expect(answerText("tool-approval", { type: "resume", data: false })).toBe("Declined");
+    expect(answerText("tool-approval", { type: "reject", error: { name: "Rejected", message: "" } })).toBe("Declined");
     expect(answerText("breakpoint", { type: "resume", data: { action: "skip" } })).toBe("Skipped");
     expect(answerText("generic", { type: "resume", data: { city: "Oslo" } })).toBe('Answered: {"city":"Oslo"}');
     expect(answerText("generic", null)).toBe("Not answered yet");

@@ -165,7 +165,7 @@ describe("transcript", () => {
     expect(entries[0].textContent).toContain("Approval");
     expect(entries[0].textContent).not.toContain("tool-approval");
     expect(within(entries[1]).get("pp-resolution").dataset.type).toBe("reject");
-    expect(within(entries[1]).get("pp-resolution").textContent).toContain("Rejected: changed my mind");
+    expect(within(entries[1]).get("pp-resolution").textContent).toContain("Declined: changed my mind");
     expect(entries[1].textContent).not.toContain("generic");
     view.cleanup();
   });

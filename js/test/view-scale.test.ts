@@ -197,7 +197,7 @@ describe("the card at its tool call", () => {
     const view = mount(new FakeModel({ items: ran }));
     expect(view.get("pp-tool-input").textContent).toContain('"order_id": 7');
     expect(view.get("pp-original-input").textContent).toContain('"order_id": 42');
-    expect(view.get("pp-resolution").textContent).toContain("Approved with edits");
+    expect(view.get("pp-resolution").textContent).toContain("Approved with changes: order_id 42 → 7");
     view.cleanup();
   });
 

@@ -1,8 +1,9 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { argsBefore, decisionOf, decisionWords } from "../answers";
 import { kindTitle } from "../labels";
 import { branches } from "../protocol";
-import type { Item, Json, Model, Resolution, ResponseError, RunStatus } from "../types";
+import type { Item, JsonObject, Model, Resolution, ResponseError, RunStatus } from "../types";
 import { Transcript } from "./Transcript";
 
 /** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
@@ -30,13 +31,6 @@ export interface BranchesValue {
   fork: Branch;
 }
 
-const BREAKPOINT_WORDS: Record<string, string> = {
-  continue: "Continued",
-  step: "Stepped",
-  skip: "Skipped",
-  edit: "Ran with edited arguments",
-};
-
 export const STATUS_WORDS: Record<string, string> = {
   running: "Running",
   interrupted: "Waiting for an answer",
@@ -47,34 +41,19 @@ export const STATUS_WORDS: Record<string, string> = {
   idle: "Not started",
 };
 
-function short(value: Json | undefined): string {
-  const text = JSON.stringify(value ?? null);
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-}
-
-/** What a branch answered at the fork point, in words: "Approved", "Rejected: too
+/** What a branch answered at the fork point, in words: "Approved", "Declined: too
  * much", "Answered: {…}", or "Not answered yet". */
-export function answerText(kind: string, answer: Resolution | null): string {
-  if (!answer) return "Not answered yet";
-  if (answer.type === "reject") return `Rejected: ${answer.error?.message || "no reason given"}`;
-  const data = answer.data;
-  const fields = data && typeof data === "object" && !Array.isArray(data) ? data : null;
-  if (kind === "tool-approval") {
-    if (data === false || fields?.approved === false) return "Not approved";
-    return fields && "editedArgs" in fields ? "Approved with edits" : "Approved";
-  }
-  if (kind === "breakpoint") {
-    const action = typeof fields?.action === "string" ? fields.action : "";
-    return BREAKPOINT_WORDS[action] ?? `Answered: ${short(data)}`;
-  }
-  return `Answered: ${short(data)}`;
+export function answerText(kind: string, answer: Resolution | null, before: JsonObject | null = null): string {
+  const entry = { id: "", kind, message: "", data: null, state: null, response_schema: null, created_at: null, expires_at: null, resolution: answer };
+  const decision = decisionOf(entry, before);
+  return decision ? decisionWords(decision) : "Not answered yet";
 }
 
-function BranchColumn({ which, title, branch, kind }: { which: "parent" | "fork"; title: string; branch: Branch; kind: string }) {
+function BranchColumn({ which, title, branch, kind, before }: { which: "parent" | "fork"; title: string; branch: Branch; kind: string; before: JsonObject | null }) {
   return html`<section class="pp-branch" data-testid="pp-branch" data-branch=${which} aria-label=${title}>
     <h4 class="pp-branch-title">${title} <code class="pp-muted">${branch.runId}</code></h4>
     <p class=${`pp-branch-answer pp-branch-answer-${branch.answer?.type ?? "pending"}`} data-testid="pp-branch-answer">
-      ${answerText(kind, branch.answer)}
+      ${answerText(kind, branch.answer, before)}
     </p>
     <p class="pp-branch-status">
       <span class=${`pp-status pp-status-${branch.status}`} data-testid="pp-branch-status" data-status=${branch.status}>
@@ -129,8 +108,8 @@ export function Branches({ model, fork, index, items, readOnly = false }: {
     ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}
     ${value
       ? html`<div class="pp-branches-columns">
-          <${BranchColumn} which="parent" title="This run" branch=${value.parent} kind=${value.kind} />
-          <${BranchColumn} which="fork" title=${`Fork ${index}`} branch=${value.fork} kind=${value.kind} />
+          <${BranchColumn} which="parent" title="This run" branch=${value.parent} kind=${value.kind} before=${argsBefore(items, value.interruptId)} />
+          <${BranchColumn} which="fork" title=${`Fork ${index}`} branch=${value.fork} kind=${value.kind} before=${argsBefore(items, value.interruptId)} />
         </div>`
       : null}
   </div>`;

@@ -1,52 +1,25 @@
 import { html } from "htm/preact";
 import { useMemo, useState } from "preact/hooks";
+import { type Decision, decisionsOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../answers";
 import { formatTime } from "../hooks";
 import { keyArguments, kindTitle } from "../labels";
-import type { InterruptEntry, Json, ToolItem } from "../types";
+import type { InterruptEntry, ToolItem } from "../types";
 import { JsonBlock } from "./JsonBlock";
-import { effectiveInput } from "../past";
 import { TextOrPreview } from "./Preview";
 import { callHasHidden, HiddenWarning, Revealed } from "./Revealed";
 
-const STATUS_TEXT: Record<string, string> = {
-  pending: "pending",
-  running: "running",
-  interrupted: "waiting for you",
-  succeeded: "succeeded",
-  failed: "failed",
-  rejected: "rejected",
-  cancelled: "cancelled",
-};
-
-function editedArgsOf(entry: InterruptEntry): Json | undefined {
-  const data = entry.resolution?.type === "resume" ? entry.resolution.data : undefined;
-  if (data && typeof data === "object" && !Array.isArray(data) && "editedArgs" in data) return data.editedArgs;
-  return undefined;
-}
-
-function Resolution({ entry }: { entry: InterruptEntry }) {
-  const r = entry.resolution;
-  if (!r) return html`<p class="pp-resolution pp-resolution-pending" data-testid="pp-resolution" data-type="pending">Waiting for an answer</p>`;
-  const at = r.at ? ` at ${formatTime(r.at)}` : "";
-  if (r.type === "reject") {
-    const reason = r.error?.message ? r.error.message : "no reason given";
-    return html`<div class="pp-resolution pp-resolution-reject" data-testid="pp-resolution" data-type="reject">
-      <p>Rejected: <${Revealed} text=${reason} /><span class="pp-muted">${at}</span></p>
-    </div>`;
-  }
-  if (entry.kind === "tool-approval") {
-    const edited = editedArgsOf(entry);
-    return html`<div class="pp-resolution pp-resolution-resume" data-testid="pp-resolution" data-type="resume">
-      <p>${edited !== undefined ? "Approved with edits" : "Approved"}<span class="pp-muted">${at}</span></p>
-    </div>`;
-  }
-  return html`<div class="pp-resolution pp-resolution-resume" data-testid="pp-resolution" data-type="resume">
-    <p>Answered<span class="pp-muted">${at}</span></p>
-    ${r.data !== null && r.data !== undefined ? html`<${JsonBlock} label="Answer" value=${r.data} />` : null}
+function Resolution({ entry, decision }: { entry: InterruptEntry; decision: Decision | null }) {
+  if (!decision) return html`<p class="pp-resolution pp-resolution-pending" data-testid="pp-resolution" data-type="pending">Waiting for an answer</p>`;
+  const at = decision.at ? ` at ${formatTime(decision.at)}` : "";
+  const type = entry.resolution?.type ?? "resume";
+  const tone = runsAction(decision) ? "resume" : "reject";
+  return html`<div class=${`pp-resolution pp-resolution-${tone}`} data-testid="pp-resolution" data-type=${type} data-decision=${decision.kind}>
+    <p><${Revealed} text=${decisionWords(decision)} /><span class="pp-muted">${at}</span></p>
+    ${decision.kind === "answered" && decision.value !== null && decision.value !== undefined ? html`<${JsonBlock} label="Answer" value=${decision.value} />` : null}
   </div>`;
 }
 
-function HistoryEntry({ entry, index }: { entry: InterruptEntry; index: number }) {
+function HistoryEntry({ entry, index, decision }: { entry: InterruptEntry; index: number; decision: Decision | null }) {
   return html`<li class="pp-history-entry" data-testid="pp-interrupt-entry" data-interrupt-id=${entry.id}>
     <div class="pp-history-head">
       <span class="pp-badge">${kindTitle(entry.kind)}</span>
@@ -56,7 +29,7 @@ function HistoryEntry({ entry, index }: { entry: InterruptEntry; index: number }
     <p class="pp-history-message"><${Revealed} text=${entry.message} /></p>
     ${entry.data !== null && entry.data !== undefined ? html`<${JsonBlock} label="Data" value=${entry.data} />` : null}
     ${entry.state !== null && entry.state !== undefined ? html`<${JsonBlock} label="Checkpoint (state)" value=${entry.state} />` : null}
-    <${Resolution} entry=${entry} />
+    <${Resolution} entry=${entry} decision=${decision} />
   </li>`;
 }
 
@@ -74,7 +47,10 @@ function Input({ call }: { call: ToolItem }) {
 
 function Body({ call, hasCard, hidden }: { call: ToolItem; hasCard: boolean; hidden: boolean }) {
   // What a card below shows already (the message, the arguments) is not repeated here.
-  const interrupts = (call.interrupts ?? []).filter((entry) => !(hasCard && entry.resolution === null));
+  const decisions = decisionsOf(call);
+  const interrupts = (call.interrupts ?? [])
+    .map((entry, i) => ({ entry, decision: decisions[i] ?? null }))
+    .filter(({ entry }) => !(hasCard && entry.resolution === null));
   return html`<div class="pp-tool-body">
     ${hidden ? html`<${HiddenWarning} what="call" />` : null}
     <${Input} call=${call} />
@@ -90,7 +66,7 @@ function Body({ call, hasCard, hidden }: { call: ToolItem; hasCard: boolean; hid
     ${interrupts.length > 0
       ? html`<div class="pp-block">
           <div class="pp-block-label">Interrupt history</div>
-          <ol class="pp-history">${interrupts.map((entry, i) => html`<${HistoryEntry} key=${entry.id} entry=${entry} index=${i} />`)}</ol>
+          <ol class="pp-history">${interrupts.map(({ entry, decision }, i) => html`<${HistoryEntry} key=${entry.id} entry=${entry} index=${i} decision=${decision} />`)}</ol>
         </div>`
       : null}
   </div>`;
@@ -104,7 +80,8 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
   const interrupts = call.interrupts ?? [];
   const [toggled, setToggled] = useState<boolean | null>(null);
   const open = toggled ?? ((call.status === "interrupted" && !hasCard) || call.status === "failed" || (call.status === "cancelled" && !!call.error));
-  const args = keyArguments(call.input);
+  // The arguments the call runs with: a person's edits, not the model's first ask.
+  const args = keyArguments(effectiveInput(call));
   const hidden = useMemo(() => callHasHidden(call), [call]);
   return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${call.name} data-tool-call-id=${call.id} open=${open}>
     <summary class="pp-tool-summary" onClick=${(e: Event) => {
@@ -114,7 +91,7 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
       <span class="pp-disclosure" aria-hidden="true">${open ? "▾" : "▸"}</span>
       <code class="pp-tool-name"><${Revealed} text=${call.name} /></code>
       ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args">· <${Revealed} text=${args} /></span>` : null}
-      <span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${STATUS_TEXT[call.status] ?? call.status}</span>
+      <span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${shownStatus(call)}</span>
       ${hidden ? html`<span class="pp-badge pp-badge-hidden" data-testid="pp-hidden-badge" title="Hidden or direction-changing characters, shown as markers">hidden characters</span>` : null}
       ${interrupts.length > 0 ? html`<span class="pp-muted">${interrupts.length} ${interrupts.length === 1 ? "interrupt" : "interrupts"}</span>` : null}
     </summary>

@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { argsBefore, decisionOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../src/answers";
+import { answerText } from "../src/components/Branches";
+import type { InterruptEntry, Json, JsonObject, Resolution, ToolItem } from "../src/types";
+import { click, FakeModel, mount, type Mounted, within } from "./helpers";
+
+interface Case {
+  name: string;
+  kind: string;
+  before: JsonObject;
+  resolution: Resolution;
+  expect: { kind: string; words: string; args: JsonObject; runs: boolean; reason?: string; value?: Json; changes?: unknown[] };
+}
+
+/** The same table the kernel's tests read (tests/test_decisions.py). */
+const table = JSON.parse(readFileSync(resolve(__dirname, "../../tests/fixtures/decisions.json"), "utf8")) as { cases: Case[] };
+
+function entryOf(c: Case, id = "int-1"): InterruptEntry {
+  return { id, kind: c.kind, message: "Go ahead?", data: null, state: null, response_schema: null, created_at: "2026-12-01T09:59:00Z", expires_at: null, resolution: c.resolution };
+}
+
+function callOf(c: Case): ToolItem {
+  const ran = c.expect.runs;
+  return {
+    type: "tool",
+    id: "c1",
+    name: "refund",
+    input: c.before,
+    status: ran ? "succeeded" : "rejected",
+    result: ran ? "done" : null,
+    error: ran ? null : { name: "Rejected", message: "not run" },
+    interrupts: [entryOf(c)],
+  };
+}
+
+describe("the shared table of answers", () => {
+  for (const c of table.cases) {
+    it(`reads ${c.name} as the kernel does`, () => {
+      const decision = decisionOf(entryOf(c), c.before);
+      expect(decision).not.toBeNull();
+      expect(decision!.kind).toBe(c.expect.kind);
+      expect(decisionWords(decision!)).toBe(c.expect.words);
+      expect(runsAction(decision!)).toBe(c.expect.runs);
+      expect(decision!.changes).toEqual(c.expect.changes ?? []);
+      expect(decision!.reason?.message ?? undefined).toBe(c.expect.reason);
+      if ("value" in c.expect) expect(decision!.value).toEqual(c.expect.value);
+      expect(effectiveInput(callOf(c))).toEqual(c.expect.args);
+    });
+  }
+});
+
+describe("every reader says the same", () => {
+  let view: Mounted | null = null;
+  afterEach(() => {
+    view?.cleanup();
+    view = null;
+  });
+
+  for (const c of table.cases) {
+    it(`shows ${c.name} in the transcript row, its history and Compare`, () => {
+      const call = callOf(c);
+      view = mount(new FakeModel({ items: [{ type: "user", text: "go" }, { type: "assistant", text: "", tool_calls: [{ id: "c1", name: "refund", input: c.before }] }, call], status: "completed" }));
+      const row = view.get("pp-tool-call");
+      click(row.querySelector("summary") as HTMLElement);
+      const resolution = within(view.get("pp-tool-call")).get("pp-resolution");
+      expect(resolution.textContent).toContain(c.expect.words);
+      expect(resolution.dataset.decision).toBe(c.expect.kind);
+      expect(within(view.get("pp-tool-call")).get("pp-tool-status").textContent).toBe(shownStatus(call));
+      // The collapsed row names the arguments that ran, not the model's first ask.
+      const first = Object.entries(c.expect.args)[0];
+      if (first) expect(within(row).q("pp-tool-args")?.textContent).toContain(String(first[1]));
+      expect(answerText(c.kind, c.resolution, argsBefore([call], "int-1"))).toBe(c.expect.words);
+    });
+  }
+
+  it("names a call that never ran by the decision that stopped it", () => {
+    const skip = table.cases.find((c) => c.expect.kind === "skipped")!;
+    const declined = table.cases.find((c) => c.name.includes("declined with False"))!;
+    expect(shownStatus(callOf(skip))).toBe("skipped");
+    expect(shownStatus(callOf(declined))).toBe("declined");
+  });
+});
