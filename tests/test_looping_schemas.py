@@ -212,3 +212,8 @@ def test_a_refused_schema_is_refused_again_at_every_raise() -> None:
         assert refusal({"$ref": "#"}).path == "$.$ref"
     ActionInterrupt("x", response_schema=LINKED_LIST)
     assert ActionInterrupt("x", response_schema=LINKED_LIST).response_schema == LINKED_LIST
+
+
+def test_asking_whether_an_answer_fits_a_looping_schema_raises_no_recursion_error() -> None:
+    with pytest.raises(InvalidResolutionError):
+        answer_validator({"$ref": "#"}).is_valid({"n": 1})

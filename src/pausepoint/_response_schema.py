@@ -176,6 +176,9 @@ class _AnswerValidator:
                 "it instead",
             ) from None
 
+    def is_valid(self, instance: Any) -> bool:
+        return next(self.iter_errors(instance), None) is None
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._validator, name)
 
