@@ -5,15 +5,18 @@ Import them as ``from tests.helpers import ...``; nothing here is a fixture.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from pausepoint import Action, ActionContext, Agent, AgentRun, ScriptedModel, call
 from pausepoint.store import RunStore
+
+T = TypeVar("T")
 
 StoreFactory = Callable[..., RunStore]
 """Opens a store on the test's database; call it again for a second connection."""
@@ -53,3 +56,19 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
+
+
+async def until(condition: Callable[[], T], within: float = 30.0) -> T:
+    """Wait until `condition()` is truthy and return its value.
+
+    The condition may change on the run's loop or in another thread (a widget handler runs
+    on a subshell's thread), so it is checked after every turn of the event loop, then less
+    often (at most every 50 ms). `within` (seconds) is a budget for a busy machine, not a
+    speed requirement: a test that needs speed measures it.
+    """
+    delay = 0.0
+    async with asyncio.timeout(within):
+        while not (value := condition()):
+            await asyncio.sleep(delay)
+            delay = min(0.05, delay * 2 or 0.001)
+    return value

@@ -3,25 +3,17 @@ of forks following each fork as it moves."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable
 from typing import Any
 
 from tests.debug.helpers import approval_agent
+from tests.helpers import until
 from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import AgentRun, ModelRequest, ScriptedModel, ToolCall, call
 from pausepoint.models import Turn
 
 __all__ = ["comms"]
-
-
-async def until(condition: Callable[[], Any]) -> Any:
-    async with asyncio.timeout(5):
-        while not (value := condition()):  # noqa: ASYNC110 - set from other threads
-            await asyncio.sleep(0.005)
-    return value
 
 
 def refund_after_lookup() -> ScriptedModel:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.helpers import until
 from tests.widget.recording import RecordingComm
 
 import pausepoint
@@ -23,14 +22,6 @@ from pausepoint import (
 )
 from pausepoint.errors import UsageError
 from pausepoint.store import RunStore, SQLiteStore
-
-
-async def until(condition: Callable[[], Any]) -> Any:
-    """Wait (up to 5 s) until `condition()` is truthy; return its value."""
-    async with asyncio.timeout(5):
-        while not (value := condition()):  # noqa: ASYNC110 - set by the kernel side
-            await asyncio.sleep(0.005)
-    return value
 
 
 @pytest.fixture

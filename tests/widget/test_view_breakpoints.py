@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from typing import Any
-
 from tests.debug.helpers import Ledger, refund_agent, refund_script
+from tests.helpers import until
 from tests.widget.recording import RecordingComm
 
 from pausepoint import AgentRun
-
-
-async def until(condition: Callable[[], Any]) -> Any:
-    async with asyncio.timeout(5):
-        while not (value := condition()):  # noqa: ASYNC110 - set from other threads
-            await asyncio.sleep(0.005)
-    return value
 
 
 async def paused(ledger: Ledger) -> tuple[AgentRun, RecordingComm]:

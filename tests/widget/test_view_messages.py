@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from pydantic import BaseModel, Field
-from tests.helpers import Recorder, paused_delete
+from tests.helpers import Recorder, paused_delete, until
 from tests.widget.recording import RecordingComm
 
 from pausepoint import (
@@ -25,14 +24,6 @@ from pausepoint import (
     call,
 )
 from pausepoint.widget import RunView
-
-
-async def until(condition: Callable[[], Any]) -> Any:
-    """Wait (up to 5 s) until `condition()` is truthy; return its value."""
-    async with asyncio.timeout(5):
-        while not (value := condition()):  # noqa: ASYNC110 - set from other threads
-            await asyncio.sleep(0.005)
-    return value
 
 
 class Refund(BaseModel):
