@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tests.helpers import paused_delete
+from tests.helpers import paused_delete, until
 from tests.widget.recording import RecordingComm
-from tests.widget.test_view_messages import recording_of, until
+from tests.widget.test_view_messages import recording_of
 
 from pausepoint import Action
 

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
+from tests.helpers import until
 from tests.widget.recording import RecordingComm
-from tests.widget.test_view_messages import recording_of, until
+from tests.widget.test_view_messages import recording_of
 
 from pausepoint import (
     ActionContext,
@@ -203,7 +204,9 @@ async def test_streamed_text_stops_at_the_limit_and_the_message_is_a_preview(
     comms: list[RecordingComm],
 ) -> None:
     text = " ".join(f"w{i:04}" for i in range(PREVIEW_LIMIT // 3))  # twice the limit
-    run = Agent(model=ScriptedModel([text], token_delay=0.00001)).new_run("x")
+    # A delay shorter than the clock's resolution: the model yields to the loop between
+    # words without waiting (10 µs took a millisecond a word: 14 s for 11,000 words).
+    run = Agent(model=ScriptedModel([text], token_delay=1e-9)).new_run("x")
     run.view  # noqa: B018 - opening the view subscribes it
     recording = comms[-1]
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from tests.helpers import until
 from tests.widget.recording import RecordingComm
-from tests.widget.test_view_messages import recording_of, until
+from tests.widget.test_view_messages import recording_of
 
 from pausepoint import Agent, ScriptedModel, action, call
 
