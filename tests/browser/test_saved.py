@@ -13,7 +13,7 @@ import nbformat
 import pytest
 from nbconvert import HTMLExporter
 from playwright.sync_api import expect
-from tests.browser.conftest import ARTIFACTS, Notebook
+from tests.browser.helpers import ARTIFACTS, Notebook
 from tests.browser.test_lab import SETUP, START, _card
 from tests.notebooks.headless import EVIL, executed, jupyter
 
