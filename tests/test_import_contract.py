@@ -48,23 +48,11 @@ KNOWN_VIOLATIONS: dict[str, str] = {
     "cycle with TYPE_CHECKING: _consistency <-> decisions <-> transcript": (
         "the same loop, and decisions names transcript types while transcript imports it"
     ),
-    "private: pausepoint -> pausepoint.interrupts._answers": (
-        "the root exports DEFAULT_MAX_ANSWER_BYTES from the wire package's private module"
-    ),
     "private: pausepoint -> pausepoint.widget._inbox": (
         "pausepoint.inbox() takes Inbox from its private module, not from pausepoint.widget"
     ),
-    "private: run -> pausepoint.interrupts._answers": (
-        "answers are still checked in interrupts/_answers; issue 16 item 1 moves that to run"
-    ),
     "private: run -> pausepoint.widget._display": (
         "a run displays itself through widget._display, not the widget package's public names"
-    ),
-    "private: widget -> pausepoint.interrupts._answers": (
-        "cards read approvals with interrupts._answers.parse_approval, not with decisions"
-    ),
-    "wire: interrupts -> actions": (
-        "interrupts/_answers checks answers against actions; issue 16 item 1 moves that to run"
     ),
 }
 

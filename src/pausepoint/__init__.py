@@ -36,7 +36,6 @@ from .errors import (
     UnsupportedSchemaVersionError,
     UsageError,
 )
-from .interrupts._answers import DEFAULT_MAX_ANSWER_BYTES
 from .models import (
     ActionSpec,
     DemoModel,
@@ -62,6 +61,7 @@ from .models import (
 )
 from .run import (
     DEFAULT_LEASE_TTL,
+    DEFAULT_MAX_ANSWER_BYTES,
     Agent,
     AgentRun,
     AgentRunResult,

@@ -18,7 +18,9 @@ A cycle (a list that contains itself) is refused as such.
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import pydantic_core
@@ -30,6 +32,7 @@ __all__ = [
     "MAX_INT_DIGITS",
     "MAX_JSON_DEPTH",
     "check_text",
+    "json_path",
     "json_size",
     "printable",
     "to_json_value",
@@ -209,3 +212,17 @@ def _copy_other(value: Any, depth: int) -> JsonValue:
         # Checked like any value: a model may still hold NaN or text that is not UTF-8.
         return _copy(dumped, depth)
     raise _Refused(f"a {type(value).__name__}")
+
+
+def json_path(keys: Iterable[int | str], root: str = "$") -> str:
+    """A JSON path a view can read back: `$.a[0]`, and `$["a.b"]` for a name that is not
+    an identifier, so that a key holding a dot is not taken for two."""
+    path = root
+    for key in keys:
+        if isinstance(key, int):
+            path += f"[{key}]"
+        elif key.isidentifier():
+            path += f".{key}"
+        else:
+            path += f"[{json.dumps(key)}]"
+    return path

@@ -14,7 +14,6 @@ interrupt rendered as an AG-UI ``Interrupt`` is read as resumable by TanStack AI
 'generic'
 """
 
-from pausepoint.interrupts._answers import ApprovalAnswer, check_answer, parse_approval
 from pausepoint.interrupts._binding import (
     BINDING_METADATA_KEY,
     BINDING_VERSION,
@@ -46,7 +45,6 @@ __all__ = [
     "BINDING_METADATA_KEY",
     "BINDING_VERSION",
     "PAYLOAD_METADATA_KEY",
-    "ApprovalAnswer",
     "ClassifiedInterrupt",
     "ClientToolExecutionBinding",
     "GenericBinding",
@@ -57,11 +55,9 @@ __all__ = [
     "approval_response_schema",
     "approval_schema_hash",
     "canonical_json",
-    "check_answer",
     "classify",
     "digest",
     "fingerprint",
-    "parse_approval",
     "read_binding",
     "schema_hash",
     "to_agui",

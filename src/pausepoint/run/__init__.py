@@ -1,5 +1,6 @@
 """Running agents: `Agent`, `AgentRun`, the derived state, results and events."""
 
+from ._accept import DEFAULT_MAX_ANSWER_BYTES
 from ._agent import Agent
 from ._debug import Breakpoint, BreakpointAction, Debugger
 from ._durable import DEFAULT_LEASE_TTL
@@ -24,6 +25,7 @@ from ._state import Interrupted, PendingInterrupt, Ready, RunState
 
 __all__ = [
     "DEFAULT_LEASE_TTL",
+    "DEFAULT_MAX_ANSWER_BYTES",
     "Agent",
     "AgentRun",
     "AgentRunResult",

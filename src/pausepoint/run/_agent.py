@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from .._json import check_text
 from ..actions import Action, count_setting, seconds_setting
 from ..errors import UsageError
-from ..interrupts._answers import DEFAULT_MAX_ANSWER_BYTES
 from ..models import ActionSpec, Model
 from ..transcript import Prompt
+from ._accept import DEFAULT_MAX_ANSWER_BYTES
 
 if TYPE_CHECKING:
     from ..store import RunStore

@@ -26,7 +26,6 @@ from ..errors import (
     RunSuspendedError,
     UnknownInterruptError,
 )
-from ..interrupts._answers import accept_answer, as_error_info
 from ..store import LeaseLostError, StoreConflictError, StoreError
 from ..transcript import (
     ErrorInfo,
@@ -39,6 +38,7 @@ from ..transcript import (
     UserMessage,
     utc_now,
 )
+from ._accept import accept_answer, as_error_info
 from ._batch import cancellation, check_batch, is_replay, wire_entries
 from ._claims import held
 from ._events import Event, ResolvedEvent

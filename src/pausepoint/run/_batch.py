@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from .._json import json_size
 from ..actions import Action
 from ..errors import InvalidResolutionError, NotJSONError, ResumeItemError, UsageError
 from ..interrupts import BINDING_METADATA_KEY, read_binding, to_agui
-from ..interrupts._answers import DEFAULT_MAX_ANSWER_BYTES, accept_answer
 from ..transcript import (
     ErrorInfo,
     InterruptEntry,
@@ -26,8 +26,9 @@ from ..transcript import (
     ResumeResolution,
     ToolCall,
 )
+from ._accept import DEFAULT_MAX_ANSWER_BYTES, accept_answer
 
-__all__ = ["CANCELLED", "cancellation", "check_batch", "is_replay", "wire_entries"]
+__all__ = ["CANCELLED", "cancellation", "check_batch", "is_replay", "offered", "wire_entries"]
 
 CANCELLED = ErrorInfo(name="Cancelled", message="The user cancelled this interrupt.")
 _ITEM_CODES = {"invalid-payload", "invalid-edited-args"}
@@ -115,9 +116,16 @@ def check_batch(
             entry.id,
         )
         for _, entry in prompt.pending()
-        if entry.id not in covered
+        if entry.id not in covered and offered(entry)
     )
     return errors
+
+
+def offered(entry: InterruptEntry) -> bool:
+    """Whether AG-UI clients are offered this pause as resumable: a breakpoint is a
+    debugging control, answered through `run.debug`, so it neither blocks a batch nor is
+    driven through one."""
+    return entry.kind != "breakpoint"
 
 
 def cancellation(item: Mapping[str, Any]) -> ErrorInfo:
@@ -152,6 +160,12 @@ def _check_item(
     if found is None:
         return refuse("unknown-interrupt", "This run has no interrupt with that id.")
     record, entry = found
+    if not offered(entry):
+        return refuse(
+            "unknown-interrupt",
+            "That is a debugging breakpoint, which is not offered to AG-UI clients; answer it "
+            "in the notebook (run.debug.continue_(), step(), skip() or edit(...)).",
+        )
     if not entry.is_pending:
         return refuse("stale", f"That pause was already answered. {_REFETCH}")
     action = actions.get(record.name)
@@ -161,6 +175,14 @@ def _check_item(
     if entry.expires_at is not None and entry.expires_at <= now:
         return refuse("expired", f"The interrupt expired at {entry.expires_at.isoformat()}.")
     if status == "cancelled":
+        size = json_size(cancellation(item).model_dump())
+        if size > max_answer_bytes:
+            return refuse(
+                "invalid-payload",
+                f"The cancellation's reason is {size:,} bytes of JSON; at most "
+                f"{max_answer_bytes:,} are accepted (Agent(max_answer_bytes=...)).",
+                "$.metadata.reason",
+            )
         return []
     try:
         accept_answer(

@@ -6,9 +6,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .._json import json_path
 from ..actions import Action
 from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt
-from ..interrupts._answers import json_path
 from ..run import PendingInterrupt
 
 __all__ = ["card_for", "foreign_card", "validated_arguments", "with_unique_keys"]
