@@ -212,7 +212,7 @@ def damage_of(exc: BaseException) -> str:
     if isinstance(exc, InvalidTranscriptError) and exc.problems:
         first = exc.problems[0]
         more = f" (and {len(exc.problems) - 1} more problems)" if len(exc.problems) > 1 else ""
-        return f"its transcript is inconsistent: at {first.path}, {first.message}{more}"
+        return f"its transcript does not load: at {first.path}, {first.message}{more}"
     if isinstance(exc, json.JSONDecodeError):
         return f"a column of its header is not JSON ({exc})"
     return f"its transcript does not load ({exc})"
