@@ -8,9 +8,8 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..run import Event, RunFinishedEvent, RunStartedEvent, TextDeltaEvent
+from ..run import Event, TextDeltaEvent
 from ..transcript import ToolCall
-from ._status import status_of
 
 if TYPE_CHECKING:
     from ..run import AgentRun
@@ -20,15 +19,13 @@ __all__ = ["DEBUG_REQUESTS", "ForkFollower", "answer_debug_request", "branches",
 DEBUG_REQUESTS = frozenset({"model_request", "fork", "branches"})
 
 
-def forks_of(run: AgentRun, statuses: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """The runs forked from `run` in this process, for the view's list. `statuses` holds
-    what a fork's own events said last (its `busy` flag lags behind its `run_finished`)."""
-    known = statuses or {}
+def forks_of(run: AgentRun) -> list[dict[str, Any]]:
+    """The runs forked from `run` in this process, for the view's list."""
     return [
         {
             "runId": fork.id,
             "interruptId": fork.prompt.parent.interrupt_id if fork.prompt.parent else None,
-            "status": known.get(fork.id) or status_of(fork)[0],
+            "status": fork.status,
             "items": len(fork.prompt.items),
         }
         for fork in run.forks
@@ -43,26 +40,17 @@ class ForkFollower:
         self._run = run
         self._publish = publish
         self._offs: dict[str, Callable[[], None]] = {}
-        self._statuses: dict[str, str] = {}
 
     def refresh(self) -> None:
         """Follow forks made since the last call (from code or the view) and publish."""
         for fork in self._run.forks:
             if fork.id not in self._offs:
-                self._offs[fork.id] = fork.on("*", self._on_event(fork.id))
-        self._publish(forks_of(self._run, self._statuses))
+                self._offs[fork.id] = fork.on("*", self._on_event)
+        self._publish(forks_of(self._run))
 
-    def _on_event(self, fork_id: str) -> Callable[[Event], None]:
-        def handle(event: Event) -> None:
-            if isinstance(event, TextDeltaEvent):
-                return
-            if isinstance(event, RunStartedEvent):
-                self._statuses[fork_id] = "running"
-            elif isinstance(event, RunFinishedEvent):
-                self._statuses[fork_id] = event.result.status
-            self._publish(forks_of(self._run, self._statuses))
-
-        return handle
+    def _on_event(self, event: Event) -> None:
+        if not isinstance(event, TextDeltaEvent):
+            self._publish(forks_of(self._run))
 
     def close(self) -> None:
         for off in self._offs.values():
@@ -96,7 +84,7 @@ def branches(run: AgentRun, fork_id: str) -> dict[str, Any]:
         resolution = answered.resolution
         return {
             "runId": of.id,
-            "status": status_of(of)[0],
+            "status": of.status,
             "answer": resolution.model_dump(mode="json") if resolution is not None else None,
             "items": [item.model_dump(mode="json") for item in of.prompt.items[index:]],
         }

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..run import Event, InterruptedEvent, ResolvedEvent, RunFinishedEvent, RunStartedEvent
 from ._cards import card_for
+from ._status import status_of
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -18,6 +19,9 @@ __all__ = ["own_cards", "show_event"]
 
 
 class _View(Protocol):
+    @property
+    def run(self) -> AgentRun: ...
+
     status: str
     error: Any
     started_at: float | None
@@ -39,13 +43,12 @@ def show_event(view: _View, event: Event) -> bool:
     ended), the moment to send everything at once."""
     if isinstance(event, RunStartedEvent):
         with view.hold_sync():
-            view.status, view.error, view.started_at = "running", None, time.time() * 1000
+            view.status, view.error = status_of(view.run)
+            view.started_at = time.time() * 1000
     elif isinstance(event, InterruptedEvent | ResolvedEvent):
         view.pending = view.cards()
     elif isinstance(event, RunFinishedEvent):
-        result = event.result
         view.pending = view.cards()
-        view.status = result.status
-        view.error = result.error.model_dump() if result.error else None
+        view.status, view.error = status_of(view.run)  # settled before run_finished
         return True
     return False
