@@ -1,0 +1,90 @@
+"""What an answer leaves behind in the thread, in a real JupyterLab: an approval declined
+from code reads as declined, an approval with edits shows the arguments that ran on its
+collapsed row, and Skip at a breakpoint reads as skipped. Screenshots go to
+test-artifacts/browser/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import expect
+
+SETUP = """
+from pausepoint import Agent, ScriptedModel, action, call
+ran = []
+
+@action(needs_approval=True)
+def refund(order_id: int, cents: int) -> str:
+    \"\"\"Refund part of an order.\"\"\"
+    ran.append(order_id)
+    return f"refunded {cents} on order {order_id}"
+
+def agent():
+    return Agent(model=ScriptedModel([call("refund", order_id=7, cents=500), "Done."]),
+                 actions=[refund])
+"""
+DECLINED = """
+declined = agent().new_run("Refund order 7")
+await declined.run()
+await declined.resume(False)
+declined
+"""
+EDITED = """
+edited = agent().new_run("Refund order 7")
+await edited.run()
+await edited.resume({"approved": True, "editedArgs": {"order_id": 42, "cents": 500}})
+edited
+"""
+SKIPPED = """
+skipped = agent().new_run("Refund order 7", breakpoints=["refund"])
+await skipped.run()
+await skipped.debug.skip()
+skipped
+"""
+CHECK = """
+print("KERNEL", ran, declined.result.status, edited.result.status, skipped.result.status)
+"""
+
+OpenNotebook = Callable[[str, list[str]], Any]
+
+
+def _row(view: Any) -> Any:
+    row = view.locator('[data-testid="pp-tool-call"][data-name="refund"]')
+    expect(row).to_have_count(1, timeout=30_000)
+    return row
+
+
+def test_each_answer_reads_as_what_was_decided_in_the_thread(open_notebook: OpenNotebook) -> None:
+    nb = open_notebook("decisions", [SETUP, DECLINED, EDITED, SKIPPED, CHECK])
+    nb.run_all()
+    expect(nb.output(4)).to_contain_text(
+        "KERNEL [42] completed completed completed", timeout=60_000
+    )
+
+    declined, edited, skipped = (_row(nb.widget(i)) for i in range(3))
+
+    # Declined from code with resume(False): never "Approved".
+    expect(declined.get_by_test_id("pp-tool-status")).to_have_text("declined")
+    declined.locator("summary").click()
+    answer = declined.get_by_test_id("pp-resolution")
+    expect(answer).to_have_attribute("data-decision", "declined")
+    expect(answer).to_contain_text("Declined")
+    expect(answer).not_to_contain_text("Approved")
+
+    # Approved with edits: the collapsed row names the order that was refunded.
+    expect(edited.get_by_test_id("pp-tool-args")).to_contain_text("42")
+    expect(edited.get_by_test_id("pp-tool-args")).not_to_contain_text("7")
+    edited.locator("summary").click()
+    expect(edited.get_by_test_id("pp-resolution")).to_contain_text(
+        "Approved with changes: order_id 7 → 42"
+    )
+    expect(edited.get_by_test_id("pp-tool-input")).to_contain_text('"order_id": 42')
+
+    # Skipped at a breakpoint: "skipped", not "rejected".
+    expect(skipped.get_by_test_id("pp-tool-status")).to_have_text("skipped")
+    skipped.locator("summary").click()
+    expect(skipped.get_by_test_id("pp-resolution")).to_contain_text("Skipped")
+    expect(skipped).not_to_contain_text("ejected")
+
+    nb.screenshot("decisions")
