@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.helpers import Recorder, paused_delete
+from tests.helpers import Recorder, paused_delete, until
 from tests.widget.recording import RecordingComm
 
 from pausepoint import Action, Agent, ScriptedModel, call
@@ -264,9 +264,22 @@ async def test_a_good_request_from_another_thread_gets_one_ok_reply(
     assert recording.custom("response") == [{"type": "response", "requestId": "ok", "ok": True}]
 
 
-async def until(condition: Callable[[], Any]) -> Any:
-    """Wait (up to 5 s) until `condition()` is truthy; return its value."""
-    async with asyncio.timeout(5):
-        while not (value := condition()):  # noqa: ASYNC110 - set from other threads
-            await asyncio.sleep(0.01)
-    return value
+def test_an_answer_with_no_running_loop_gets_one_no_loop_error(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    """A run whose loop has closed, shown where no loop runs: nothing can take the answer,
+    and the front end hears so at once instead of waiting for its timeout."""
+    run = asyncio.run(paused_delete(delete_record))
+    recording = recording_of(run)
+    before = run.prompt.model_dump_json()
+
+    from_other_thread = threading.Thread(
+        target=recording.browser_send,
+        args=({"type": "resume", "requestId": "r", "interrupt": run.pending[0].id, "data": {}},),
+    )
+    from_other_thread.start()
+    from_other_thread.join()
+
+    [reply] = recording.custom("response")
+    assert (reply["requestId"], reply["error"]["code"]) == ("r", "no-loop")
+    assert run.prompt.model_dump_json() == before

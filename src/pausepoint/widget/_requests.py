@@ -303,11 +303,6 @@ class RequestPath:
         with self._lock:
             self._running.discard(stopped)
 
-    def busy(self) -> bool:
-        """Whether an answer handed over from here is still executing."""
-        with self._lock:
-            return bool(self._running)
-
     async def settled(self) -> None:
         """Wait until every answer handed over from here (up to now, and any that arrive
         while waiting) has stopped executing: its run paused again, finished, failed or
@@ -339,7 +334,9 @@ def _settle(reply: _Reply, done: Future[Any]) -> None:
 
 
 def _after_hand_over(reply: _Reply, stopped: Future[None], done: Future[None]) -> None:
-    if done.cancelled() or done.exception() is not None:
+    """Reply if the handed-over coroutine ended without replying: its loop stopped before
+    running it, or it failed outside the reply path (a bug)."""
+    if done.cancelled():
         reply(
             failure(
                 reply.request_id,
@@ -348,10 +345,12 @@ def _after_hand_over(reply: _Reply, stopped: Future[None], done: Future[None]) -
                 code="no-loop",
             )
         )
-        if not done.cancelled():
-            logger.error("pausepoint view: answering failed", exc_info=done.exception())
-        if not stopped.done():
-            stopped.set_result(None)
+    elif (exc := done.exception()) is not None:
+        reply.refuse(exc)
+    else:
+        return
+    if not stopped.done():
+        stopped.set_result(None)
 
 
 def _too_big(content: Any, limit: int, *, answer: bool) -> RequestRefused | None:
