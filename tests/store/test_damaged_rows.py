@@ -118,3 +118,13 @@ def test_a_model_pause_column_that_is_not_json_is_damage(store: RunStore) -> Non
 
     with pytest.raises(DamagedRunError, match="not JSON"):
         store.load_prompt(broken)
+
+
+def test_a_version_that_is_not_a_number_is_damage_not_an_endless_reload(tmp_path: Any) -> None:
+    store = SQLiteStore(tmp_path / "runs.db")
+    _, broken = two_waiting_runs(store)
+    edit(store, "UPDATE pausepoint_runs SET version = 1.5 WHERE run_id = ?", broken)
+
+    assert store.summary(broken).damage is not None
+    with pytest.raises(DamagedRunError, match="not a number"):
+        store.load_prompt(broken)

@@ -300,6 +300,8 @@ class SQLStore(RunStore):
                 "SELECT item FROM pausepoint_items WHERE run_id = ? ORDER BY position",
                 (run_id,),
             ).fetchall()
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (head[3], head[4])):
+            raise DamagedRunError(run_id, "its version or item count is not a number")
         if len(rows) != head[4]:
             raise DamagedRunError(
                 run_id, f"it should have {head[4]} transcript items but {len(rows)} are stored"
