@@ -139,7 +139,7 @@ function cardOf(item: ToolItem, entry: InterruptEntry): PendingCard {
     kind: cardKind(entry.kind),
     canResolve: false,
     message: entry.message,
-    reason: null,
+    readOnlyReason: null,
     data: entry.data,
     toolCallId: item.id,
     toolName: item.name,

@@ -90,7 +90,11 @@ export interface PendingCard {
   kind: CardKind;
   canResolve: boolean;
   message: string;
-  reason: string | null;
+  /** The pause's AG-UI reason ("confirmation", "input_required"); null for a pause AG-UI
+   * clients are not offered. */
+  aguiReason?: string | null;
+  /** Why this card cannot be answered here, for people (set when `canResolve` is false). */
+  readOnlyReason?: string | null;
   data: Json;
   toolCallId: string | null;
   toolName: string | null;

@@ -20,7 +20,7 @@ const breakpointCard = {
   kind: "breakpoint",
   canResolve: true,
   message: "Paused before refund (breakpoint).",
-  reason: null,
+  readOnlyReason: null,
   data: { toolName: "refund", args: { cents: 12000 }, why: "breakpoint" },
   toolCallId: "call-1",
   toolName: "refund",

@@ -14,7 +14,7 @@ const foreign = {
   kind: "unbound",
   canResolve: false,
   message: "Approve the deploy?",
-  reason: "It belongs to run-2, not to this run.",
+  readOnlyReason: "It belongs to run-2, not to this run.",
   toolCallId: null,
   args: null,
 } as PendingCard;

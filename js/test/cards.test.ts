@@ -39,7 +39,7 @@ const genericCard = (responseSchema: unknown, extra: Record<string, unknown> = {
   kind: "generic",
   canResolve: true,
   message: "Tell me more",
-  reason: null,
+  readOnlyReason: null,
   data: { hint: "x" },
   toolCallId: "call-2",
   toolName: "ask",
@@ -386,7 +386,7 @@ describe("generic card without a schema", () => {
 describe("unbound card", () => {
   it("is read-only, with its message and reason and no buttons", () => {
     const { view, done } = setup([
-      { ...genericCard(null), id: "int-x", kind: "unbound", canResolve: false, message: "From elsewhere", reason: "no binding" },
+      { ...genericCard(null), id: "int-x", kind: "unbound", canResolve: false, message: "From elsewhere", readOnlyReason: "no binding" },
     ]);
     const card = view.get("pp-card");
     expect(card.dataset.kind).toBe("unbound");

@@ -177,7 +177,7 @@ export const approvalCard = {
   kind: "tool-approval",
   canResolve: true,
   message: "Delete the file?",
-  reason: null,
+  readOnlyReason: null,
   data: null,
   toolCallId: "call-1",
   toolName: "delete_file",

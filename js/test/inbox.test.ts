@@ -62,7 +62,7 @@ describe("inbox", () => {
   });
 
   it("shows runs of unknown agents read-only with the reason", () => {
-    const readOnly = { ...approvalCard, id: "int-x", canResolve: false, reason: "This kernel cannot continue the run." };
+    const readOnly = { ...approvalCard, id: "int-x", canResolve: false, readOnlyReason: "This kernel cannot continue the run." };
     const { view, done } = inbox([entry("run-x", "Legacy", { reason: "Read-only: no agent 'legacy'.", cards: [readOnly] })]);
     expect(view.get("pp-inbox-reason").textContent).toContain("no agent 'legacy'");
     expect(view.q("pp-approve")).toBeNull();

@@ -330,6 +330,8 @@ def _show(value: JsonValue | _Absent) -> str:
     """A short JSON rendering, as the front end's `JSON.stringify` writes it."""
     if isinstance(value, _Absent):
         return "(none)"
+    if isinstance(value, str) and len(value) > _SHOWN_VALUE:
+        value = value[:_SHOWN_VALUE]  # the same first characters, without writing it all
     text = json.dumps(_js_numbers(value), ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= _SHOWN_VALUE else text[: _SHOWN_VALUE - 1] + "…"
 

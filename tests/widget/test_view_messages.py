@@ -370,9 +370,12 @@ async def test_interrupts_from_other_producers_show_as_unbound_cards(
         False,
         "Approve the deploy?",
     )
-    assert "no binding" in workflow["reason"]
+    assert "no binding" in workflow["readOnlyReason"]
     assert (other_run["kind"], other_run["canResolve"]) == ("unbound", False)
-    assert other.id in other_run["reason"]
+    assert other.id in other_run["readOnlyReason"]
+    # The AG-UI reason and the sentence for people are two fields.
+    assert (ours["aguiReason"], ours["readOnlyReason"]) == ("input_required", None)
+    assert workflow["aguiReason"] is None
     # answering this run's own card still works, and the foreign cards stay
     recording.browser_send(
         {"type": "resume", "requestId": "r", "interrupt": ours["id"], "data": {"approved": True}}

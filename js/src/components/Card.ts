@@ -204,7 +204,7 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
   let body: VNode;
   if (!answerable) {
     body = html`<div class="pp-card-body">
-      <p class="pp-unanswerable" data-testid="pp-unanswerable">Not answerable here${card.reason ? html`: <span class="pp-reason"><${Revealed} text=${card.reason} /></span>` : null}</p>
+      <p class="pp-unanswerable" data-testid="pp-unanswerable">Not answerable here${card.readOnlyReason ? html`: <span class="pp-reason"><${Revealed} text=${card.readOnlyReason} /></span>` : null}</p>
       ${card.data !== null && card.data !== undefined ? html`<${JsonBlock} label="Data" value=${card.data} />` : null}
     </div>`;
   } else if (card.kind === "tool-approval") {

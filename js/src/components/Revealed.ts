@@ -30,7 +30,7 @@ const cardScans = new WeakMap<PendingCard, boolean>();
 export function cardHasHidden(card: PendingCard): boolean {
   let found = cardScans.get(card);
   if (found === undefined) {
-    found = [card.toolName ?? "", card.message ?? "", card.reason ?? ""].some(hasHidden) || jsonHasHidden(card.args ?? null) || jsonHasHidden(card.data ?? null) || jsonHasHidden(card.responseSchema ?? null);
+    found = [card.toolName ?? "", card.message ?? "", card.readOnlyReason ?? ""].some(hasHidden) || jsonHasHidden(card.args ?? null) || jsonHasHidden(card.data ?? null) || jsonHasHidden(card.responseSchema ?? null);
     cardScans.set(card, found);
   }
   return found;

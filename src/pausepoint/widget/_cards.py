@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -10,8 +11,9 @@ from .._json import json_path
 from ..actions import Action
 from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt
 from ..run import PendingInterrupt
+from ..store import PendingSummary
 
-__all__ = ["card_for", "foreign_card", "validated_arguments", "with_unique_keys"]
+__all__ = ["Card", "card_for", "foreign_card", "validated_arguments", "with_unique_keys"]
 
 
 def validated_arguments(action: Action | None, args: Any) -> dict[str, Any]:
@@ -39,61 +41,136 @@ def validated_arguments(action: Action | None, args: Any) -> dict[str, Any]:
         return {}
 
 
+AguiReason = Literal["confirmation", "input_required"]
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """What a view shows for one pause, and whether it can be answered there.
+
+    `agui_reason` is the pause's AG-UI `reason` (None for a pause AG-UI clients are not
+    offered: a breakpoint, another producer's interrupt); `read_only_reason` is the
+    sentence a person reads when the card cannot be answered here.
+    """
+
+    id: str
+    key: str
+    kind: str
+    message: str
+    can_resolve: bool
+    agui_reason: AguiReason | None = None
+    read_only_reason: str | None = None
+    data: Any = None
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+    args: dict[str, Any] | None = None
+    input_schema: dict[str, Any] | None = None
+    response_schema: dict[str, Any] | None = None
+    created_at: str = ""
+    expires_at: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    """What only some cards carry: `validatedArgs` / `argsProblems` of an approval."""
+
+    @classmethod
+    def own(cls, pending: PendingInterrupt, action: Action | None) -> Card:
+        """A pause of this run, answerable here."""
+        entry, record = pending.interrupt, pending.tool_call
+        approval = entry.kind == "tool-approval"
+        reasons: dict[str, AguiReason] = {
+            "tool-approval": "confirmation",
+            "generic": "input_required",
+        }
+        edits = approval or entry.kind == "breakpoint"
+        return cls(
+            id=entry.id,
+            key=entry.id,
+            kind=entry.kind,
+            message=entry.message,
+            can_resolve=True,
+            agui_reason=reasons.get(entry.kind),
+            data=entry.data,
+            tool_call_id=record.id,
+            tool_name=record.name,
+            args=record.effective_input,
+            input_schema=action.input_schema() if edits and action is not None else None,
+            response_schema=entry.response_schema,
+            created_at=entry.created_at.isoformat(),
+            expires_at=entry.expires_at.isoformat() if entry.expires_at else None,
+            extra=validated_arguments(action, record.effective_input) if approval else {},
+        )
+
+    @classmethod
+    def foreign(cls, classified: ClassifiedInterrupt, run_id: str) -> Card:
+        """Another producer's interrupt, shown and never answerable; its key is
+        namespaced, as its id may be one of this run's own."""
+        wire = classified.interrupt
+        binding = classified.binding or {}
+        if classified.kind == "unbound":
+            why = classified.unbound_reason
+        else:
+            owner = binding.get("interruptedRunId", "another run")
+            why = f"It belongs to {owner}, not to this run ({run_id})."
+        metadata = wire.get("metadata")
+        payload = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, dict) else None
+        return cls(
+            id=classified.id,
+            key=f"foreign:{classified.id}",
+            kind="unbound",
+            message=classified.message or str(wire.get("reason", "")),
+            can_resolve=False,
+            read_only_reason=why,
+            data=payload,
+            tool_call_id=wire.get("toolCallId"),
+            tool_name=binding.get("toolName"),
+            expires_at=wire.get("expiresAt"),
+        )
+
+    @classmethod
+    def read_only(cls, pending: PendingSummary, why: str) -> Card:
+        """A stored run's pause that this kernel cannot answer (`why` says so)."""
+        return cls(
+            id=pending.interrupt_id,
+            key=pending.interrupt_id,
+            kind=pending.kind,
+            message=pending.message,
+            can_resolve=False,
+            read_only_reason=why,
+            tool_call_id=pending.tool_call_id,
+            tool_name=pending.tool_name,
+            created_at=pending.created_at.isoformat(),
+            expires_at=pending.expires_at.isoformat() if pending.expires_at else None,
+        )
+
+    def wire(self) -> dict[str, Any]:
+        """The card as the front end reads it (see js/src/types.ts, `PendingCard`)."""
+        return {
+            "id": self.id,
+            "key": self.key,
+            "kind": self.kind,
+            "canResolve": self.can_resolve,
+            "message": self.message,
+            "aguiReason": self.agui_reason,
+            "readOnlyReason": self.read_only_reason,
+            "data": self.data,
+            "toolCallId": self.tool_call_id,
+            "toolName": self.tool_name,
+            "args": self.args,
+            "inputSchema": self.input_schema,
+            "responseSchema": self.response_schema,
+            "createdAt": self.created_at,
+            "expiresAt": self.expires_at,
+            **self.extra,
+        }
+
+
 def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]:
-    """The card of one pending interrupt of this run."""
-    entry, record = pending.interrupt, pending.tool_call
-    approval = entry.kind == "tool-approval"
-    card: dict[str, Any] = {
-        "id": entry.id,
-        "key": entry.id,
-        "kind": entry.kind,
-        "canResolve": True,
-        "message": entry.message,
-        "reason": "confirmation" if approval else "input_required",
-        "data": entry.data,
-        "toolCallId": record.id,
-        "toolName": record.name,
-        "args": record.effective_input,
-        "inputSchema": action.input_schema()
-        if (approval or entry.kind == "breakpoint") and action is not None
-        else None,
-        "responseSchema": entry.response_schema,
-        "createdAt": entry.created_at.isoformat(),
-        "expiresAt": entry.expires_at.isoformat() if entry.expires_at else None,
-    }
-    if approval:
-        card.update(validated_arguments(action, record.effective_input))
-    return card
+    """The wire card of one pending interrupt of this run."""
+    return Card.own(pending, action).wire()
 
 
 def foreign_card(classified: ClassifiedInterrupt, run_id: str) -> dict[str, Any]:
-    """The read-only card of another producer's interrupt; its key is namespaced, as its
-    id may be one of this run's own."""
-    wire = classified.interrupt
-    binding = classified.binding or {}
-    if classified.kind == "unbound":
-        reason = classified.unbound_reason
-    else:
-        owner = binding.get("interruptedRunId", "another run")
-        reason = f"It belongs to {owner}, not to this run ({run_id})."
-    metadata = wire.get("metadata")
-    payload = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, dict) else None
-    return {
-        "id": classified.id,
-        "key": f"foreign:{classified.id}",
-        "kind": "unbound",
-        "canResolve": False,
-        "message": classified.message or str(wire.get("reason", "")),
-        "reason": reason,
-        "data": payload,
-        "toolCallId": wire.get("toolCallId"),
-        "toolName": binding.get("toolName"),
-        "args": None,
-        "inputSchema": None,
-        "responseSchema": None,
-        "createdAt": "",
-        "expiresAt": wire.get("expiresAt"),
-    }
+    """The wire card of another producer's interrupt."""
+    return Card.foreign(classified, run_id).wire()
 
 
 def with_unique_keys(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ from ..run import Agent, AgentRun
 from ..store import DamagedRunError, PendingSummary, RunNotFoundError, RunStore, RunSummary
 from ..transcript import UserMessage
 from ._bundle import front_end
-from ._cards import card_for
+from ._cards import Card, card_for
 from ._loops import current_loop
 from ._preview import bounded_card, ref_of, resolve
 from ._requests import (
@@ -303,19 +303,4 @@ def _card_ref(run_id: str, key: str) -> str:
 
 
 def _read_only_card(pending: PendingSummary) -> dict[str, Any]:
-    return {
-        "id": pending.interrupt_id,
-        "key": pending.interrupt_id,
-        "kind": pending.kind,
-        "canResolve": False,
-        "message": pending.message,
-        "reason": "This kernel cannot continue the run.",
-        "data": None,
-        "toolCallId": pending.tool_call_id,
-        "toolName": pending.tool_name,
-        "args": None,
-        "inputSchema": None,
-        "responseSchema": None,
-        "createdAt": pending.created_at.isoformat(),
-        "expiresAt": pending.expires_at.isoformat() if pending.expires_at else None,
-    }
+    return Card.read_only(pending, "This kernel cannot continue the run.").wire()
