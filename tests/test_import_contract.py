@@ -9,6 +9,7 @@ Each top-level package or module of pausepoint is one node: `transcript`, `actio
   which a run displays itself. Imports under `if TYPE_CHECKING:` are checked in a test of their own.
 - No module imports another package's private module (`pausepoint.run._debug` from
   outside `run/`); a package's public `__init__` and the root's own helpers are fine.
+- Each package imports only from the layers above it (the same exception for `widget`).
 - `interrupts` (the wire package) imports nothing from the layers below it, nor
   `actions`, not even for type checking.
 
@@ -30,6 +31,20 @@ import pytest
 
 SRC = Path(__file__).parents[1] / "src"
 ROOT_PACKAGE = "pausepoint"
+
+# DESIGN.md's layers, top first: each imports only from the ones above it. `decisions` is
+# the transcript layer's reading of answers; the root's helper modules are not layered.
+LAYERS = [
+    {"transcript", "decisions"},
+    {"actions"},
+    {"interrupts"},
+    {"models"},
+    {"store"},
+    {"run"},
+    {"humans"},
+    {"agui"},
+    {"widget"},
+]
 
 # Nodes the wire package must not import (DESIGN.md: pure, imports nothing below it).
 WIRE = "interrupts"
@@ -252,6 +267,19 @@ def _wire_violations() -> dict[str, list[Import]]:
     return found
 
 
+def _layer_violations() -> dict[str, list[Import]]:
+    rank = {node: i for i, layer in enumerate(LAYERS) for node in layer}
+    found: dict[str, list[Import]] = defaultdict(list)
+    for e in imports():
+        a, b = node_of(e.importer), node_of(e.imported)
+        if a not in rank or b not in rank or rank[b] <= rank[a]:
+            continue
+        if e.kind != "module" and b in LAZY_EXCEPTIONS:
+            continue
+        found[f"layer: {a} -> {b}"].append(e)
+    return found
+
+
 def _check(found: dict[str, list[Import]], prefix: str) -> None:
     known = {key for key in KNOWN_VIOLATIONS if key.startswith(prefix)}
     new = sorted(set(found) - known)
@@ -279,6 +307,10 @@ def test_no_import_cycle_between_packages_counting_type_checking_imports() -> No
 
 def test_no_module_imports_another_packages_private_module() -> None:
     _check(_private_violations(), "private: ")
+
+
+def test_each_package_imports_only_from_the_layers_above_it() -> None:
+    _check(_layer_violations(), "layer: ")
 
 
 def test_the_wire_package_imports_nothing_below_it() -> None:
