@@ -85,6 +85,7 @@ from .run import (
     ToolCallStartedEvent,
 )
 from .store import (
+    DamagedRunError,
     LeaseHeldError,
     LeaseLostError,
     PostgresStore,
@@ -141,6 +142,7 @@ __all__ = [
     "Cancellation",
     "CancelledEvent",
     "CompletedEvent",
+    "DamagedRunError",
     "Debugger",
     "DemoModel",
     "ErrorInfo",

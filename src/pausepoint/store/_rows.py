@@ -93,15 +93,19 @@ def pending_to_json(pending: Iterable[PendingSummary]) -> str:
     )
 
 
+class Unreadable(ValueError):
+    """A column of a row holds what pausepoint never writes there (the text says what)."""
+
+
 def pending_from_json(text: str) -> tuple[PendingSummary, ...]:
-    """The pending column as written by `pending_to_json`; raises ValueError (with what is
-    wrong) for anything else."""
+    """The pending column as written by `pending_to_json`; raises `Unreadable` (with what
+    is wrong) for anything else."""
     try:
         entries = json.loads(text)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"its pending column is not JSON ({exc})") from None
+        raise Unreadable(f"its pending column is not JSON ({exc})") from None
     if not isinstance(entries, list):
-        raise ValueError("its pending column is not a list")
+        raise Unreadable("its pending column is not a list")
     try:
         return tuple(
             PendingSummary(
@@ -116,12 +120,12 @@ def pending_from_json(text: str) -> tuple[PendingSummary, ...]:
             for p in entries
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"its pending column does not list interrupts ({exc!r})") from None
+        raise Unreadable(f"its pending column does not list interrupts ({exc!r})") from None
 
 
 def _text(value: Any) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"{value!r} is not text")
+        raise Unreadable(f"{value!r} is not text")
     return value
 
 
@@ -143,7 +147,7 @@ def summary_from_row(row: Any, to_datetime: Callable[[Any], datetime]) -> RunSum
 
     def number(value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{value!r} is not a number")
+            raise Unreadable(f"{value!r} is not a number")
         return value
 
     lease_expires = row[10]
