@@ -1,13 +1,16 @@
 /**
- * The anywidget module of pausepoint's RunView: `initialize` runs once per model,
- * applies the kernel's messages to the model and has run views saved with the notebook; `render` draws one view and returns the
- * cleanup that removes every listener and timer the view added.
+ * The anywidget module of pausepoint's RunView and Inbox. The default export is a
+ * factory that anywidget calls once per model, so each widget owns its state (the requests
+ * it has out to the kernel) and shares it between the views of that one model only.
+ * `initialize` runs once per model, applies the kernel's messages to the model and has run
+ * views saved with the notebook; `render` draws one view. Each returns the cleanup that
+ * removes every listener and timer it added.
  */
 import { h, render as renderPreact } from "preact";
 import { App } from "./components/App";
 import { Inbox } from "./components/Inbox";
-import { ModelContext } from "./components/Preview";
 import { keepRunViewsInNotebook } from "./persist";
+import { createRequests, KernelContext } from "./requests";
 import { initializeModel } from "./state";
 import type { Model } from "./types";
 import "./widget.css";
@@ -17,18 +20,33 @@ function isInbox(model: Model): boolean {
   return model.get("view") === "inbox";
 }
 
-function initialize({ model }: { model: Model }): () => void {
-  if (!isInbox(model)) keepRunViewsInNotebook(model);
-  return initializeModel(model);
+export interface Widget {
+  initialize(props: { model: Model }): () => void;
+  render(props: { model: Model; el: HTMLElement }): () => void;
+  /** How many requests of this widget wait on the kernel. */
+  pendingRequests(): number;
 }
 
-function render({ model, el }: { model: Model; el: HTMLElement }): () => void {
-  el.classList.add("pp-host");
-  renderPreact(h(ModelContext.Provider, { value: model }, h(isInbox(model) ? Inbox : App, { model, host: el })), el);
-  return () => {
-    renderPreact(null, el);
-    el.classList.remove("pp-host");
+export default function createWidget(): Widget {
+  const requests = createRequests();
+  return {
+    initialize({ model }) {
+      if (!isInbox(model)) keepRunViewsInNotebook(model);
+      const stop = initializeModel(model, requests);
+      return () => {
+        stop();
+        requests.close();
+      };
+    },
+    render({ model, el }) {
+      el.classList.add("pp-host");
+      const view = h(isInbox(model) ? Inbox : App, { model, host: el });
+      renderPreact(h(KernelContext.Provider, { value: requests.kernel(model) }, view), el);
+      return () => {
+        renderPreact(null, el);
+        el.classList.remove("pp-host");
+      };
+    },
+    pendingRequests: () => requests.size(),
   };
 }
-
-export default { initialize, render };

@@ -1,79 +1,12 @@
 /**
- * Requests from a view to the kernel and the kernel's answers. The view makes up a
- * request id, keeps a resolver for it, and the kernel answers each id exactly once with a
- * `response` message, which `initialize`'s message handler hands to `dispatchResponse`.
+ * What a view asks of the kernel, one function per request type; each goes out on the
+ * view's line to the kernel (requests.ts) and ends in one outcome.
  */
 import { jsonPathKeys, pathOf, pointerKeys } from "./field-path";
-import type { Json, Model, Response, ResponseError } from "./types";
+import type { Kernel, Outcome } from "./requests";
+import type { Json, ResponseError } from "./types";
 
-export const REQUEST_TIMEOUT_MS = 60_000;
-
-export type Outcome = { ok: true; value?: Json } | { ok: false; error: ResponseError };
-
-interface Waiting {
-  settle(outcome: Outcome): void;
-}
-
-// Request ids are unique across models, so one table serves every widget on the page;
-// anywidget hands `initialize` and `render` different model proxies, so a per-model table
-// would need a key that the proxies do not share.
-const waiting = new Map<string, Waiting>();
-
-let counter = 0;
-
-function newRequestId(): string {
-  counter += 1;
-  const random =
-    typeof crypto !== "undefined" && typeof crypto.randomUUID === "function"
-      ? crypto.randomUUID()
-      : Math.random().toString(36).slice(2);
-  return `pp-${counter}-${random}`;
-}
-
-export function dispatchResponse(message: Response): void {
-  const entry = waiting.get(message.requestId);
-  if (!entry) return;
-  if (message.ok) entry.settle(message.value === undefined ? { ok: true } : { ok: true, value: message.value });
-  else {
-    const error = message.error ?? { name: "Error", message: "The kernel refused the answer." };
-    entry.settle({ ok: false, error });
-  }
-}
-
-export function pendingRequestCount(): number {
-  return waiting.size;
-}
-
-function request(model: Model, content: Record<string, Json>, timeoutMs: number): Promise<Outcome> {
-  const requestId = newRequestId();
-  return new Promise<Outcome>((resolve) => {
-    const timer = setTimeout(() => {
-      entry.settle({
-        ok: false,
-        error: {
-          name: "TimeoutError",
-          message: `The kernel did not answer within ${Math.round(timeoutMs / 1000)} s. Is it still running? Check the kernel, then try again.`,
-        },
-      });
-    }, timeoutMs);
-    const entry: Waiting = {
-      settle(outcome) {
-        clearTimeout(timer);
-        waiting.delete(requestId);
-        resolve(outcome);
-      },
-    };
-    waiting.set(requestId, entry);
-    try {
-      model.send({ ...content, requestId });
-    } catch (err) {
-      entry.settle({
-        ok: false,
-        error: { name: "SendError", message: `Could not reach the kernel: ${String(err)}` },
-      });
-    }
-  });
-}
+export { REQUEST_TIMEOUT_MS, type Outcome } from "./requests";
 
 /** What an answer goes to: an interrupt id, or a card (whose `runId`, in an inbox listing
  * several runs, names the run: a fork waits on the same interrupt id as its parent). */
@@ -84,48 +17,48 @@ function target(to: AnswerTarget): Record<string, Json> {
   return to.runId ? { interrupt: to.id, run: to.runId } : { interrupt: to.id };
 }
 
-export function resume(model: Model, to: AnswerTarget, data: Json, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
-  return request(model, { type: "resume", ...target(to), data }, timeoutMs);
+export function resume(kernel: Kernel, to: AnswerTarget, data: Json, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "resume", ...target(to), data }, timeoutMs);
 }
 
-export function reject(
-  model: Model,
-  to: AnswerTarget,
-  reason: string | null,
-  timeoutMs = REQUEST_TIMEOUT_MS,
-): Promise<Outcome> {
-  return request(model, { type: "reject", ...target(to), reason }, timeoutMs);
+export function reject(kernel: Kernel, to: AnswerTarget, reason: string | null, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "reject", ...target(to), reason }, timeoutMs);
 }
 
 /** Goes on from a stepping run's pause before a model request ("step" or "continue"). */
-export function goOn(model: Model, action: "step" | "continue", timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
-  return request(model, { type: "debug", action }, timeoutMs);
+export function goOn(kernel: Kernel, action: "step" | "continue", timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "debug", action }, timeoutMs);
 }
 
 /** What the model was sent for assistant turn `turn`, rebuilt by the kernel. */
-export function modelRequest(model: Model, turn: number, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
-  return request(model, { type: "model_request", turn }, timeoutMs);
+export function modelRequest(kernel: Kernel, turn: number, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "model_request", turn }, timeoutMs);
 }
 
 /** A new run forked from this one at an answered interrupt (the pause open again). */
-export function fork(model: Model, interrupt: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
-  return request(model, { type: "fork", interrupt }, timeoutMs);
+export function fork(kernel: Kernel, interrupt: string, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "fork", interrupt }, timeoutMs);
 }
 
 /** The whole value behind a preview's reference (a large value the view got cut short). */
-export function fullValue(model: Model, ref: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
-  return request(model, { type: "value", ref }, timeoutMs);
+export function fullValue(kernel: Kernel, ref: string, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "value", ref }, timeoutMs);
 }
 
 /** This run and its fork `forkRunId` from the fork point on: each one's answer there,
  * status and the items that followed (`BranchesValue`). */
-export function branches(model: Model, forkRunId: string, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
-  return request(model, { type: "branches", fork: forkRunId }, timeoutMs);
+export function branches(kernel: Kernel, forkRunId: string, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "branches", fork: forkRunId }, timeoutMs);
 }
 
 /** Asks the kernel to stop the run; answered once it has stopped. */
-export function cancel(model: Model, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Outcome> {
-  return request(model, { type: "cancel" }, timeoutMs);
+export function cancel(kernel: Kernel, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "cancel" }, timeoutMs);
+}
+
+/** Asks an inbox to read its store again; answered once it has. */
+export function refresh(kernel: Kernel, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "refresh" }, timeoutMs);
 }
 
 /** Errors after which the card can never be answered: its controls stay off. */

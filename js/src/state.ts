@@ -2,7 +2,7 @@
  * The model-wide half of the widget: applies the kernel's incremental messages to the
  * model's local state, once per model, so that every view of it follows.
  */
-import { dispatchResponse } from "./protocol";
+import type { Requests } from "./requests";
 import type { Item, KernelMessage, Model } from "./types";
 
 /**
@@ -22,7 +22,8 @@ export function spliceItems(current: readonly Item[], start: number, replacement
   return [...current.slice(0, at), ...replacement, ...current.slice(at + replacement.length)];
 }
 
-export function applyMessage(model: Model, message: KernelMessage): void {
+/** Applies one kernel message; a `response` settles a request of `requests`, the widget's own. */
+export function applyMessage(model: Model, message: KernelMessage, requests?: Requests): void {
   if (!message || typeof message !== "object") return;
   switch (message.type) {
     case "items": {
@@ -42,14 +43,14 @@ export function applyMessage(model: Model, message: KernelMessage): void {
       }
       break;
     case "response":
-      dispatchResponse(message);
+      requests?.dispatch(message);
       break;
   }
 }
 
 /** anywidget's `initialize`: returns the cleanup that undoes it. */
-export function initializeModel(model: Model): () => void {
-  const onMessage = (message: KernelMessage) => applyMessage(model, message);
+export function initializeModel(model: Model, requests: Requests): () => void {
+  const onMessage = (message: KernelMessage) => applyMessage(model, message, requests);
   // A run that stops mid-stream (failure, cancellation) leaves no assistant message to clear it.
   const onStatus = () => {
     if (model.get("status") !== "running" && streamingText(model) !== "") model.set(STREAMING_KEY, "");

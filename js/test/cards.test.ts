@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act } from "preact/test-utils";
-import { pendingRequestCount } from "../src/protocol";
 import {
   approvalCard,
   choose,
@@ -12,6 +11,7 @@ import {
   mount,
   pressEnter,
   typeInto,
+  widgetOf,
   within,
 } from "./helpers";
 
@@ -92,7 +92,7 @@ describe("tool approval card", () => {
     expect(isDisabled(view.get("pp-approve"))).toBe(true);
     click(view.get("pp-approve"));
     expect(model.sent).toHaveLength(2);
-    expect(pendingRequestCount()).toBe(0);
+    expect(widgetOf(model).pendingRequests()).toBe(0);
     done();
   });
 

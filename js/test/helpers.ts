@@ -1,6 +1,6 @@
 /** A fake anywidget model and small DOM helpers for the view tests. */
 import { act } from "preact/test-utils";
-import widget from "../src/index";
+import createWidget, { type Widget } from "../src/index";
 import { flushFrame } from "../src/hooks";
 import type { Callback, Model } from "../src/types";
 
@@ -121,8 +121,20 @@ export function within(root: ParentNode) {
   };
 }
 
+// anywidget makes one widget per model, shared by its initialize and every view of it.
+const widgets = new WeakMap<Model, Widget>();
+
+export function widgetOf(model: Model): Widget {
+  let widget = widgets.get(model);
+  if (!widget) {
+    widget = createWidget();
+    widgets.set(model, widget);
+  }
+  return widget;
+}
+
 export function initialize(model: Model): () => void {
-  return widget.initialize({ model });
+  return widgetOf(model).initialize({ model });
 }
 
 export function mount(model: Model): Mounted {
@@ -130,7 +142,7 @@ export function mount(model: Model): Mounted {
   document.body.appendChild(el);
   let cleanup: () => void = () => {};
   act(() => {
-    cleanup = widget.render({ model, el });
+    cleanup = widgetOf(model).render({ model, el });
   });
   return {
     el,

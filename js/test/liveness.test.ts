@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { act } from "preact/test-utils";
-import widget from "../src/index";
 import { DISCONNECTED_CLASS, watchKernel } from "../src/liveness";
-import { approvalCard, click, FakeModel, flushMicrotasks, initialize, isDisabled, mount, within } from "./helpers";
+import { approvalCard, click, FakeModel, flushMicrotasks, initialize, isDisabled, mount, widgetOf, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
@@ -40,7 +39,7 @@ function mountDisconnected(model: FakeModel) {
   document.body.appendChild(el);
   let cleanup: () => void = () => {};
   act(() => {
-    cleanup = widget.render({ model, el });
+    cleanup = widgetOf(model).render({ model, el });
   });
   return { el, cleanup: () => act(() => cleanup()), ...within(el) };
 }

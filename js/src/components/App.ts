@@ -47,19 +47,19 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   return html`<div class="pp-root">
     <${Boundary} value=${error ?? status} label="header">
       <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
-        error=${error ?? null} meta=${meta ?? null} items=${items} model=${model} />
+        error=${error ?? null} meta=${meta ?? null} items=${items} />
     </${Boundary}>
     ${gone ? html`<${KernelGone} />` : null}
     <${Boundary} value=${items} label="transcript">
       <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} model=${model} readOnly=${gone} />
     </${Boundary}>
-    ${status === "paused" ? html`<${ModelPause} model=${model} readOnly=${gone} />` : null}
+    ${status === "paused" ? html`<${ModelPause} readOnly=${gone} />` : null}
     <${Boundary} value=${items} label="debug panel"><${DebugPanel} model=${model} items=${items} readOnly=${gone} /></${Boundary}>
     ${apart.length > 0
       ? html`<section class="pp-cards" aria-label="Pending interrupts">
           ${apart.map(
             (card) => html`<${Boundary} key=${cardKey(card)} value=${card} label="card">
-              <${card.kind === "breakpoint" ? BreakpointCard : Card} card=${card} model=${model} readOnly=${gone} />
+              <${card.kind === "breakpoint" ? BreakpointCard : Card} card=${card} readOnly=${gone} />
             </${Boundary}>`,
           )}
         </section>`

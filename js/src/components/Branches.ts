@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { argsBefore, decisionOf, decisionWords } from "../answers";
 import { kindTitle } from "../labels";
 import { branches } from "../protocol";
-import type { Item, JsonObject, Model, Resolution, ResponseError, RunStatus } from "../types";
+import { useKernel } from "../requests";
+import type { Item, JsonObject, Resolution, ResponseError, RunStatus } from "../types";
 import { Transcript } from "./Transcript";
 
 /** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
@@ -68,24 +69,24 @@ function BranchColumn({ which, title, branch, kind, before }: { which: "parent" 
  * there and what followed. Asked of the kernel when shown, again whenever either run
  * moves, and on Refresh.
  */
-export function Branches({ model, fork, index, items, readOnly = false }: {
-  model: Model;
+export function Branches({ fork, index, items, readOnly = false }: {
   fork: ForkInfo;
   index: number;
   items: Item[];
   readOnly?: boolean;
 }) {
+  const kernel = useKernel();
   const [value, setValue] = useState<BranchesValue | null>(null);
   const [error, setError] = useState<ResponseError | null>(null);
   const [loading, setLoading] = useState(false);
   const latest = useRef(0);
 
   const load = async () => {
-    if (readOnly) return;
+    if (readOnly || !kernel) return;
     latest.current += 1;
     const ticket = latest.current;
     setLoading(true);
-    const outcome = await branches(model, fork.runId);
+    const outcome = await branches(kernel, fork.runId);
     if (ticket !== latest.current) return; // a newer request answers instead
     setLoading(false);
     if (outcome.ok) {
@@ -95,7 +96,7 @@ export function Branches({ model, fork, index, items, readOnly = false }: {
   };
   useEffect(() => {
     void load();
-  }, [model, fork.runId, fork.status, fork.items, items.length, readOnly]);
+  }, [kernel, fork.runId, fork.status, fork.items, items.length, readOnly]);
 
   return html`<div class="pp-branches" data-testid="pp-branches" data-fork=${fork.runId} aria-busy=${loading ? "true" : "false"}>
     <div class="pp-branches-head">

@@ -2,7 +2,8 @@ import { html } from "htm/preact";
 import { useRef, useState } from "preact/hooks";
 import { useUniqueId } from "../hooks";
 import { resume, type Outcome } from "../protocol";
-import type { Json, Model, PendingCard, ResponseError } from "../types";
+import { useKernel } from "../requests";
+import type { Json, PendingCard, ResponseError } from "../types";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
 import { previewOf, TooLargeToEdit } from "./Preview";
@@ -13,7 +14,9 @@ type Phase = "idle" | "sending" | "sent";
 
 /** A breakpoint: a debugging pause before an action, answered with Continue, Step,
  * Skip or Edit arguments (the answer is `{action, args?}`; see pausepoint.run._debug). */
-export function BreakpointCard({ card, model, readOnly = false }: { card: PendingCard; model: Model; readOnly?: boolean }) {
+export function BreakpointCard({ card, readOnly: offline = false }: { card: PendingCard; readOnly?: boolean }) {
+  const kernel = useKernel();
+  const readOnly = offline || kernel === null;
   const idPrefix = useUniqueId("pp-breakpoint");
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<ResponseError | null>(null);
@@ -26,7 +29,7 @@ export function BreakpointCard({ card, model, readOnly = false }: { card: Pendin
     inFlight.current = true;
     setPhase("sending");
     setError(null);
-    const outcome: Outcome = await resume(model, card.id, data);
+    const outcome: Outcome = await resume(kernel!, card.id, data);
     if (outcome.ok) {
       setPhase("sent");
       return;

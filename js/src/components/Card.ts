@@ -3,7 +3,8 @@ import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatDuration, useNow, useUniqueId } from "../hooks";
 import { isFinalError, problemPath, reject, resume, type Outcome } from "../protocol";
-import type { Json, Model, PendingCard, ResponseError } from "../types";
+import { useKernel } from "../requests";
+import type { Json, PendingCard, ResponseError } from "../types";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
 import { previewOf, TooLargeToEdit } from "./Preview";
@@ -130,7 +131,9 @@ function Arguments({ card }: { card: PendingCard }) {
 }
 
 /** `readOnly`: the kernel is gone, so nothing can be sent (see liveness.ts). */
-export function Card({ card, model, readOnly = false }: { card: PendingCard; model: Model; readOnly?: boolean }) {
+export function Card({ card, readOnly: offline = false }: { card: PendingCard; readOnly?: boolean }) {
+  const kernel = useKernel();
+  const readOnly = offline || kernel === null;
   const idPrefix = useUniqueId("pp-card");
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState<ResponseError | null>(null);
@@ -196,8 +199,8 @@ export function Card({ card, model, readOnly = false }: { card: PendingCard; mod
     inFlight.current = false;
     setPhase("idle");
   };
-  const onResume = (data: Json | (() => Json)) => answer(() => resume(model, card, typeof data === "function" ? data() : data));
-  const onReject = (reason: string | null) => answer(() => reject(model, card, reason));
+  const onResume = (data: Json | (() => Json)) => answer(() => resume(kernel!, card, typeof data === "function" ? data() : data));
+  const onReject = (reason: string | null) => answer(() => reject(kernel!, card, reason));
   const serverErrors = serverErrorsOf(error, card.kind === "tool-approval" ? "editedArgs" : "");
   const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
 

@@ -4,6 +4,7 @@ import { useMemo, useState } from "preact/hooks";
 import { useModelValue } from "../hooks";
 import { stepsOf } from "../past";
 import { fork, modelRequest } from "../protocol";
+import { useKernel, type Kernel } from "../requests";
 import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
 import { kindTitle } from "../labels";
 import { Branches, STATUS_WORDS, type ForkInfo } from "./Branches";
@@ -36,6 +37,7 @@ function seconds(start?: string | null, end?: string | null): string | null {
  * steps, each model turn's request on demand (with its model, time and usage), "Fork
  * here" on every answered interrupt, and this run's forks, each comparable side by side. */
 export function DebugPanel({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
+  const kernel = useKernel();
   const forks = useModelValue<ForkInfo[]>(model, "forks") ?? [];
   const [shown, setShown] = useState<{ turn: number; value: Json } | null>(null);
   const [error, setError] = useState<ResponseError | null>(null);
@@ -65,11 +67,11 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     answeredRows, () => setAnsweredRows(answeredRows + LIST_ROWS * 10), "answers",
   );
 
-  const ask = async (send: () => ReturnType<typeof modelRequest>, onValue: (value: Json) => void) => {
-    if (busy || readOnly) return;
+  const ask = async (send: (kernel: Kernel) => ReturnType<typeof modelRequest>, onValue: (value: Json) => void) => {
+    if (busy || readOnly || !kernel) return;
     setBusy(true);
     setError(null);
-    const outcome = await send();
+    const outcome = await send(kernel);
     setBusy(false);
     if (outcome.ok) onValue(outcome.value ?? null);
     else setError(outcome.error);
@@ -88,7 +90,7 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
         return html`<li data-testid="pp-debug-turn" data-turn=${turn}>
           Turn ${turn}${call ? html` · <code>${call.model}</code> · ${seconds(call.started_at, call.ended_at) ?? ""}${usage ? ` · ${usage}` : ""}${call.finish_reason ? ` · ${call.finish_reason}` : ""}` : null}
           <button type="button" class="pp-button pp-button-quiet" data-testid="pp-show-request" disabled=${busy || readOnly}
-            onClick=${() => ask(() => modelRequest(model, turn), (value) => setShown({ turn, value }))}>Show model request</button>
+            onClick=${() => ask((k) => modelRequest(k, turn), (value) => setShown({ turn, value }))}>Show model request</button>
         </li>`;
       })}
     </ol>
@@ -99,7 +101,7 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
             ({ tool, entry }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id}>
               ${kindTitle(entry.kind)} at <code><${Revealed} text=${tool.name} /></code>: ${entry.resolution?.type === "reject" ? "rejected" : "answered"}
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-here" disabled=${busy || readOnly}
-                onClick=${() => ask(() => fork(model, entry.id), () => undefined)}>Fork here</button>
+                onClick=${() => ask((k) => fork(k, entry.id), () => undefined)}>Fork here</button>
             </li>`,
           )}
         </ul>`
@@ -113,7 +115,7 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
               [${i}] <code>${f.runId}</code> at <code>${f.interruptId ?? ""}</code> · ${STATUS_WORDS[f.status] ?? f.status}
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-compare" aria-expanded=${open ? "true" : "false"}
                 onClick=${() => setComparing(open ? null : f.runId)}>${open ? "Hide comparison" : "Compare"}</button>
-              ${open ? html`<${Branches} model=${model} fork=${f} index=${i} items=${items} readOnly=${readOnly} />` : null}
+              ${open ? html`<${Branches} fork=${f} index=${i} items=${items} readOnly=${readOnly} />` : null}
             </li>`;
           })}</ul>
         </div>`

@@ -1,8 +1,9 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatDuration, useNow } from "../hooks";
-import type { ErrorInfo, Item, Model, RunStatus } from "../types";
+import type { ErrorInfo, Item, RunStatus } from "../types";
 import { fullValue } from "../protocol";
+import { useKernel } from "../requests";
 import { PREVIEW_KEY } from "./Preview";
 import { StopButton } from "./StopButton";
 
@@ -14,7 +15,6 @@ export interface HeaderProps {
   error: ErrorInfo | null;
   meta: Record<string, unknown> | null;
   items: Item[];
-  model?: Model;
 }
 
 function statusLabel(status: RunStatus, error: ErrorInfo | null): string {
@@ -71,7 +71,8 @@ function goToFirstCard(event: Event) {
   card.querySelector<HTMLElement>("button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select:not(:disabled)")?.focus();
 }
 
-export function Header({ status, runId, startedAt, pendingCount, error, meta, items, model }: HeaderProps) {
+export function Header({ status, runId, startedAt, pendingCount, error, meta, items }: HeaderProps) {
+  const kernel = useKernel();
   const running = status === "running";
   const now = useNow(running && typeof startedAt === "number");
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
@@ -80,9 +81,9 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
 
   const onCopy = async () => {
     let text = JSON.stringify({ ...(meta ?? {}), items }, null, 2);
-    if (model && text.includes(`"${PREVIEW_KEY}"`)) {
+    if (kernel && text.includes(`"${PREVIEW_KEY}"`)) {
       // Large values are previews here: the kernel has the whole transcript.
-      const whole = await fullValue(model, "prompt/json");
+      const whole = await fullValue(kernel, "prompt/json");
       if (whole.ok) text = JSON.stringify(whole.value, null, 2);
     }
     const ok = await copyText(text);
@@ -104,7 +105,7 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
         </button>`
       : null}
     <div class="pp-header-right">
-      ${running && model ? html`<${StopButton} model=${model} />` : null}
+      ${running && kernel ? html`<${StopButton} kernel=${kernel} />` : null}
       <span class="pp-run-id" title="Run id">run <code data-testid="pp-run-id">${runId}</code></span>
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy JSON of the prompt" onClick=${onCopy}>
         ${copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy JSON"}

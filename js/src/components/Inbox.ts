@@ -1,6 +1,8 @@
 import { html } from "htm/preact";
 import { useModelValue, formatTime } from "../hooks";
 import { useKernelGone } from "../liveness";
+import { refresh } from "../protocol";
+import { useKernel } from "../requests";
 import type { Model, PendingCard } from "../types";
 import { cardKey } from "../card-key";
 import { Boundary } from "./Boundary";
@@ -20,9 +22,7 @@ export interface InboxEntry {
   cards: PendingCard[];
 }
 
-let refreshCount = 0;
-
-function InboxRun({ entry, model, readOnly }: { entry: InboxEntry; model: Model; readOnly: boolean }) {
+function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean }) {
   return html`<section class="pp-inbox-entry" data-testid="pp-inbox-entry" data-run-id=${entry.runId}
       aria-label=${`Run ${entry.runId}`}>
     <div class="pp-inbox-run">
@@ -32,7 +32,7 @@ function InboxRun({ entry, model, readOnly }: { entry: InboxEntry; model: Model;
     </div>
     ${entry.reason ? html`<p class="pp-inbox-reason" data-testid="pp-inbox-reason">${entry.reason}</p>` : null}
     <div class="pp-cards">
-      ${entry.cards.map((card) => html`<${Boundary} key=${cardKey(card)} value=${card} label="card"><${Card} card=${card} model=${model} readOnly=${readOnly} /></${Boundary}>`)}
+      ${entry.cards.map((card) => html`<${Boundary} key=${cardKey(card)} value=${card} label="card"><${Card} card=${card} readOnly=${readOnly} /></${Boundary}>`)}
     </div>
   </section>`;
 }
@@ -42,7 +42,8 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
   const gone = useKernelGone(model, host);
   const entries = useModelValue<InboxEntry[]>(model, "entries") ?? [];
   const refreshedAt = useModelValue<string>(model, "refreshed_at") ?? "";
-  const onRefresh = () => model.send({ type: "refresh", requestId: `inbox-refresh-${++refreshCount}` });
+  const kernel = useKernel();
+  const onRefresh = () => kernel && refresh(kernel);
 
   return html`<div class="pp-root pp-inbox" data-testid="pp-inbox">
     <header class="pp-header pp-inbox-header">
@@ -59,6 +60,6 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
     ${gone ? html`<${KernelGone} />` : null}
     ${entries.length === 0
       ? html`<p class="pp-empty" data-testid="pp-inbox-empty">No run waits on a person.</p>`
-      : entries.map((entry) => html`<${InboxRun} key=${entry.runId} entry=${entry} model=${model} readOnly=${gone} />`)}
+      : entries.map((entry) => html`<${InboxRun} key=${entry.runId} entry=${entry} readOnly=${gone} />`)}
   </div>`;
 }

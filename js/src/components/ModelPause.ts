@@ -1,10 +1,13 @@
 import { html } from "htm/preact";
 import { useRef, useState } from "preact/hooks";
 import { goOn } from "../protocol";
-import type { Model, ResponseError } from "../types";
+import { useKernel } from "../requests";
+import type { ResponseError } from "../types";
 
 /** A stepping run stopped before its next model request: Step or Continue. */
-export function ModelPause({ model, readOnly = false }: { model: Model; readOnly?: boolean }) {
+export function ModelPause({ readOnly: offline = false }: { readOnly?: boolean }) {
+  const kernel = useKernel();
+  const readOnly = offline || kernel === null;
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<ResponseError | null>(null);
   const inFlight = useRef(false);
@@ -13,7 +16,7 @@ export function ModelPause({ model, readOnly = false }: { model: Model; readOnly
     inFlight.current = true;
     setSending(true);
     setError(null);
-    const outcome = await goOn(model, action);
+    const outcome = await goOn(kernel!, action);
     inFlight.current = false;
     setSending(false);
     if (!outcome.ok) setError(outcome.error);

@@ -4,11 +4,11 @@
  * "Show all" and "Copy" ask the kernel for the whole value by its reference.
  */
 import { html } from "htm/preact";
-import { createContext } from "preact";
-import { useContext, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { fullValue } from "../protocol";
+import { useKernel } from "../requests";
 import { Revealed } from "./Revealed";
-import type { Json, Model } from "../types";
+import type { Json } from "../types";
 
 export const PREVIEW_KEY = "pausepoint:preview";
 
@@ -17,9 +17,6 @@ export interface PreviewInfo {
   bytes: number;
   ref: string;
 }
-
-/** The model a view's previews fetch whole values from (absent in a saved page). */
-export const ModelContext = createContext<Model | null>(null);
 
 /** The preview inside `value`, or null when `value` is the value itself. */
 export function previewOf(value: unknown): PreviewInfo | null {
@@ -52,13 +49,13 @@ export function textOf(value: Json): string {
 type Fetched = { state: "idle" } | { state: "loading" } | { state: "shown"; text: string } | { state: "failed"; message: string };
 
 export function Preview({ preview }: { preview: PreviewInfo }) {
-  const model = useContext(ModelContext);
+  const kernel = useKernel();
   const [fetched, setFetched] = useState<Fetched>({ state: "idle" });
   const [copied, setCopied] = useState<string | null>(null);
 
   const whole = async (): Promise<string | null> => {
-    if (!model) return null;
-    const outcome = await fullValue(model, preview.ref);
+    if (!kernel) return null;
+    const outcome = await fullValue(kernel, preview.ref);
     if (!outcome.ok) {
       setFetched({ state: "failed", message: outcome.error.message });
       return null;
@@ -83,7 +80,7 @@ export function Preview({ preview }: { preview: PreviewInfo }) {
 
   const size = formatBytes(preview.bytes);
   const shown = fetched.state === "shown";
-  const offline = model === null ? "The whole value needs the run's kernel." : undefined;
+  const offline = kernel === null ? "The whole value needs the run's kernel." : undefined;
   return html`<div class="pp-preview" data-testid="pp-preview" data-bytes=${preview.bytes} data-state=${fetched.state}>
     <pre class="pp-json pp-preview-text" data-testid="pp-preview-text">${shown ? fetched.text : html`<${Revealed} text=${preview.text} />…`}</pre>
     <div class="pp-preview-bar">
@@ -93,10 +90,10 @@ export function Preview({ preview }: { preview: PreviewInfo }) {
       ${shown
         ? null
         : html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-preview-show-all"
-            disabled=${model === null || fetched.state === "loading"} title=${offline}
+            disabled=${kernel === null || fetched.state === "loading"} title=${offline}
             onClick=${showAll}>${fetched.state === "loading" ? "Loading…" : `Show all (${size})`}</button>`}
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-preview-copy"
-        disabled=${model === null} title=${offline} onClick=${copy}>Copy</button>
+        disabled=${kernel === null} title=${offline} onClick=${copy}>Copy</button>
       ${copied ? html`<span class="pp-muted" role="status" data-testid="pp-preview-copied">${copied}</span>` : null}
     </div>
     ${fetched.state === "failed"

@@ -1,17 +1,17 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { cancel } from "../protocol";
-import type { Model } from "../types";
+import type { Kernel } from "../requests";
 
 /** Stops a busy run: asks the kernel to cancel it, and says so until the kernel answers. */
-export function StopButton({ model }: { model: Model }) {
+export function StopButton({ kernel }: { kernel: Kernel }) {
   const [state, setState] = useState<"idle" | "stopping" | "failed">("idle");
   const [error, setError] = useState<string | null>(null);
 
   const onStop = async () => {
     setState("stopping");
     setError(null);
-    const outcome = await cancel(model);
+    const outcome = await cancel(kernel);
     if (outcome.ok) return; // the status trait turns to "cancelled" and this button goes
     setState("failed");
     setError(`${outcome.error.name}: ${outcome.error.message}`);

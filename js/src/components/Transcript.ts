@@ -30,11 +30,11 @@ const Message = memo(function ContainedMessage({ item }: { item: Item & { type: 
   return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} /></${Boundary}>`;
 });
 
-function ToolRowImpl({ call, card, model, readOnly }: { call: ToolItem; card: PendingCard | null; model: Model; readOnly: boolean }) {
+function ToolRowImpl({ call, card, readOnly }: { call: ToolItem; card: PendingCard | null; readOnly: boolean }) {
   // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
   return html`<div class="pp-row" data-testid="pp-row">
     <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null} /></${Boundary}>
-    ${card ? html`<${Boundary} value=${card} label="card"><${Card} card=${card} model=${model} readOnly=${readOnly} /></${Boundary}>` : null}
+    ${card ? html`<${Boundary} value=${card} label="card"><${Card} card=${card} readOnly=${readOnly} /></${Boundary}>` : null}
   </div>`;
 }
 
@@ -118,7 +118,7 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
   const earlier = hidden - pinned.length;
   const draw = (row: Row): VNode =>
     row.kind === "tool"
-      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} model=${model} readOnly=${readOnly} />`
+      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} />`
       : html`<${Message} key=${row.key} item=${row.item} />`;
   return html`<section class="pp-transcript" aria-label="Transcript" data-rows=${rows.length}>
     ${earlier > 0
