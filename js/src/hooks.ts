@@ -1,9 +1,9 @@
 import { useEffect, useLayoutEffect, useState } from "preact/hooks";
-import type { Model } from "./types";
+import type { Model, Traits } from "./types";
 
 /** A model attribute, re-read on each of its `change:` events; unsubscribed on unmount. */
-export function useModelValue<T>(model: Model, key: string): T {
-  const [value, setValue] = useState<{ v: T }>(() => ({ v: model.get(key) }));
+export function useModelValue<K extends keyof Traits>(model: Model, key: K): Traits[K] {
+  const [value, setValue] = useState<{ v: Traits[K] }>(() => ({ v: model.get(key) }));
   useLayoutEffect(() => {
     const onChange = () => setValue({ v: model.get(key) });
     model.on(`change:${key}`, onChange);
@@ -87,8 +87,8 @@ export function onNextFrame(callback: () => void): void {
  * `useModelValue`, re-read at most once per animation frame: a burst of kernel messages
  * (a long run's transcript) costs one render per frame, not one per message.
  */
-export function useFrameModelValue<T>(model: Model, key: string): T {
-  const [value, setValue] = useState<{ v: T }>(() => ({ v: model.get(key) }));
+export function useFrameModelValue<K extends keyof Traits>(model: Model, key: K): Traits[K] {
+  const [value, setValue] = useState<{ v: Traits[K] }>(() => ({ v: model.get(key) }));
   useLayoutEffect(() => {
     let live = true;
     const read = () => {

@@ -3,13 +3,13 @@
  * model's local state, once per model, so that every view of it follows.
  */
 import type { Requests } from "./requests";
-import type { Item, KernelMessage, Model } from "./types";
+import type { Item, KernelMessage, Model, Traits } from "./types";
 
 /**
  * Where the streamed assistant text lives. It is a model attribute that is no trait:
  * the kernel never sends it, and views of one model share it because they share the model.
  */
-export const STREAMING_KEY = "_pp_streaming";
+export const STREAMING_KEY = "_pp_streaming" satisfies keyof Traits;
 
 export function streamingText(model: Model): string {
   const text = model.get(STREAMING_KEY);
@@ -27,7 +27,8 @@ export function applyMessage(model: Model, message: KernelMessage, requests?: Re
   if (!message || typeof message !== "object") return;
   switch (message.type) {
     case "items": {
-      const current: Item[] = Array.isArray(model.get("items")) ? model.get("items") : [];
+      const items = model.get("items");
+      const current: Item[] = Array.isArray(items) ? items : [];
       const start = Number.isInteger(message.start) ? message.start : current.length;
       const incoming = Array.isArray(message.items) ? message.items : [];
       model.set("items", spliceItems(current, start, incoming));

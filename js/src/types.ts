@@ -1,19 +1,11 @@
 /** The shapes of the model traits and messages described in js/README.md. */
+import type { AnyModel } from "@anywidget/types";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
 export type Callback = (...args: any[]) => void;
 
-/** The part of anywidget's model that the widget uses. */
-export interface Model {
-  get(key: string): any;
-  set(key: string, value: unknown): void;
-  on(event: string, callback: Callback): void;
-  off(event?: string | null, callback?: Callback | null): void;
-  send(content: unknown, callbacks?: unknown, buffers?: unknown): void;
-  save_changes(): void;
-}
 
 export type RunStatus = "idle" | "running" | "interrupted" | "paused" | "completed" | "failed" | "cancelled";
 
@@ -126,3 +118,56 @@ export type KernelMessage =
   | { type: "items"; start: number; items: Item[] }
   | { type: "text"; delta: string }
   | Response;
+
+/** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
+export interface ForkInfo {
+  runId: string;
+  interruptId: string | null;
+  status: string;
+  items?: number;
+}
+
+/** One run of the store that waits on a person (see pausepoint/widget/_inbox.py). */
+export interface InboxEntry {
+  runId: string;
+  agent: string | null;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Why this kernel cannot answer the run's cards (its agent is unknown here), or null. */
+  reason: string | null;
+  cards: PendingCard[];
+}
+
+/** The traits of a run view (pausepoint/widget/_view.py). */
+export interface RunViewTraits {
+  run_id: string;
+  meta: JsonObject;
+  status: RunStatus;
+  error: ErrorInfo | null;
+  started_at: number | null;
+  items: Item[];
+  pending: PendingCard[];
+  forks: ForkInfo[];
+}
+
+/** The traits of an inbox (pausepoint/widget/_inbox.py). */
+export interface InboxTraits {
+  view: "inbox";
+  entries: InboxEntry[];
+  refreshed_at: string;
+}
+
+/** What the front end keeps on the model beside the traits; the kernel never sends it. */
+export interface LocalState {
+  _pp_streaming: string;
+}
+
+/**
+ * Everything a model of this bundle may hold. One bundle draws both widgets and a model
+ * restored from a saved page may lack any trait, so each key may be absent.
+ */
+export type Traits = Partial<RunViewTraits & InboxTraits & LocalState>;
+
+/** anywidget's model as this widget sees it. */
+export type Model = AnyModel<Traits>;

@@ -11,6 +11,10 @@ export class FakeModel implements Model {
   offCalls = 0;
   saveCalls = 0;
   sent: Array<Record<string, any>> = [];
+  // A manager without a notebook context, as a host that is not JupyterLab has.
+  widget_manager: Model["widget_manager"] = {
+    get_model: (id: string) => Promise.reject(new Error(`a fake model knows no model ${id}`)),
+  };
 
   constructor(attrs: Record<string, unknown> = {}) {
     this.attrs = {

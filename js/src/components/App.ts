@@ -2,7 +2,7 @@ import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
 import { useFrameModelValue, useModelValue } from "../hooks";
 import { STREAMING_KEY } from "../state";
-import type { ErrorInfo, Item, Model, PendingCard, RunStatus } from "../types";
+import type { Item, Model } from "../types";
 import { Boundary } from "./Boundary";
 import { BreakpointCard } from "./BreakpointCard";
 import { Card } from "./Card";
@@ -26,16 +26,16 @@ function callIds(items: readonly Item[]): Set<string> {
 
 export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   const gone = useKernelGone(model, host);
-  const status = useFrameModelValue<RunStatus>(model, "status") ?? "idle";
-  const runId = useModelValue<string>(model, "run_id") ?? "";
-  const meta = useModelValue<Record<string, unknown> | null>(model, "meta");
-  const error = useFrameModelValue<ErrorInfo | null>(model, "error");
-  const startedAt = useFrameModelValue<number | null>(model, "started_at");
+  const status = useFrameModelValue(model, "status") ?? "idle";
+  const runId = useModelValue(model, "run_id") ?? "";
+  const meta = useModelValue(model, "meta");
+  const error = useFrameModelValue(model, "error");
+  const startedAt = useFrameModelValue(model, "started_at");
   // A live run changes many times a second: one render per frame, with the transcript,
   // its status and cards in step.
-  const items = useFrameModelValue<Item[]>(model, "items") ?? [];
-  const pending = useFrameModelValue<PendingCard[]>(model, "pending") ?? [];
-  const streaming = useFrameModelValue<string | undefined>(model, STREAMING_KEY) ?? "";
+  const items = useFrameModelValue(model, "items") ?? [];
+  const pending = useFrameModelValue(model, "pending") ?? [];
+  const streaming = useFrameModelValue(model, STREAMING_KEY) ?? "";
 
   const ids = useMemo(() => callIds(items), [items]);
   // A card is drawn at its tool call; the others (another producer's, or one whose call

@@ -4,16 +4,8 @@ import { argsBefore, decisionOf, decisionWords } from "../answers";
 import { kindTitle } from "../labels";
 import { branches } from "../protocol";
 import { useKernel } from "../requests";
-import type { Item, JsonObject, Resolution, ResponseError, RunStatus } from "../types";
+import type { ForkInfo, Item, JsonObject, Resolution, ResponseError, RunStatus } from "../types";
 import { Transcript } from "./Transcript";
-
-/** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
-export interface ForkInfo {
-  runId: string;
-  interruptId: string | null;
-  status: string;
-  items?: number;
-}
 
 export interface Branch {
   runId: string;

@@ -7,7 +7,7 @@ import { fork, modelRequest } from "../protocol";
 import { useKernel, type Kernel } from "../requests";
 import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
 import { kindTitle } from "../labels";
-import { Branches, STATUS_WORDS, type ForkInfo } from "./Branches";
+import { Branches, STATUS_WORDS } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
 import { Revealed } from "./Revealed";
 import { Scrubber } from "./Scrubber";
@@ -38,7 +38,7 @@ function seconds(start?: string | null, end?: string | null): string | null {
  * here" on every answered interrupt, and this run's forks, each comparable side by side. */
 export function DebugPanel({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
   const kernel = useKernel();
-  const forks = useModelValue<ForkInfo[]>(model, "forks") ?? [];
+  const forks = useModelValue(model, "forks") ?? [];
   const [shown, setShown] = useState<{ turn: number; value: Json } | null>(null);
   const [error, setError] = useState<ResponseError | null>(null);
   const [busy, setBusy] = useState(false);

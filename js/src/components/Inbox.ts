@@ -3,24 +3,12 @@ import { useModelValue, formatTime } from "../hooks";
 import { useKernelGone } from "../liveness";
 import { refresh } from "../protocol";
 import { useKernel } from "../requests";
-import type { Model, PendingCard } from "../types";
+import type { InboxEntry, Model } from "../types";
 import { cardKey } from "../card-key";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { KernelGone } from "./KernelGone";
 import "./inbox.css";
-
-/** One run of the store that waits on a person (see pausepoint/widget/_inbox.py). */
-export interface InboxEntry {
-  runId: string;
-  agent: string | null;
-  title: string;
-  createdAt: string;
-  updatedAt: string;
-  /** Why this kernel cannot answer the run's cards (its agent is unknown here), or null. */
-  reason: string | null;
-  cards: PendingCard[];
-}
 
 function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean }) {
   return html`<section class="pp-inbox-entry" data-testid="pp-inbox-entry" data-run-id=${entry.runId}
@@ -40,8 +28,8 @@ function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean })
 /** Every waiting run of a store, newest first, each with the run view's answerable cards. */
 export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
   const gone = useKernelGone(model, host);
-  const entries = useModelValue<InboxEntry[]>(model, "entries") ?? [];
-  const refreshedAt = useModelValue<string>(model, "refreshed_at") ?? "";
+  const entries = useModelValue(model, "entries") ?? [];
+  const refreshedAt = useModelValue(model, "refreshed_at") ?? "";
   const kernel = useKernel();
   const onRefresh = () => kernel && refresh(kernel);
 
