@@ -1,42 +1,30 @@
 import { html } from "htm/preact";
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { useUniqueId } from "../hooks";
-import { resume, type Outcome } from "../protocol";
-import { useKernel } from "../requests";
-import type { Json, PendingCard, ResponseError } from "../types";
+import { resume } from "../protocol";
+import type { Json, PendingCard } from "../types";
+import { useAnswer } from "../use-answer";
+import { AnswerError } from "./AnswerError";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
 import { previewOf, TooLargeToEdit } from "./Preview";
 import { AnswerEditor } from "./SchemaForm";
 import { Revealed } from "./Revealed";
 
-type Phase = "idle" | "sending" | "sent";
-
 /** A breakpoint: a debugging pause before an action, answered with Continue, Step,
  * Skip or Edit arguments (the answer is `{action, args?}`; see pausepoint.run._debug). */
 export function BreakpointCard({ card, readOnly: offline = false }: { card: PendingCard; readOnly?: boolean }) {
-  const kernel = useKernel();
-  const readOnly = offline || kernel === null;
   const idPrefix = useUniqueId("pp-breakpoint");
-  const [phase, setPhase] = useState<Phase>("idle");
-  const [error, setError] = useState<ResponseError | null>(null);
+  // An edit is answered `{action: "edit", args}`: the kernel's problems at `$.args.x` belong to field `x`.
+  const answer = useAnswer({ within: "args" });
+  const readOnly = offline || !answer.connected;
   const [editing, setEditing] = useState(false);
-  const inFlight = useRef(false);
+  const { phase, error } = answer;
   const disabled = phase !== "idle" || readOnly;
 
-  const send = async (data: Json) => {
-    if (inFlight.current || readOnly) return;
-    inFlight.current = true;
-    setPhase("sending");
-    setError(null);
-    const outcome: Outcome = await resume(kernel!, card.id, data);
-    if (outcome.ok) {
-      setPhase("sent");
-      return;
-    }
-    setError(outcome.error);
-    inFlight.current = false;
-    setPhase("idle");
+  const send = (data: Json) => {
+    if (readOnly) return;
+    void answer.send((kernel) => resume(kernel, card.id, data));
   };
   const button = (label: string, action: string, testid: string, primary = false) =>
     html`<button type="button" class=${`pp-button${primary ? " pp-button-primary" : ""}`} data-testid=${testid}
@@ -67,6 +55,7 @@ export function BreakpointCard({ card, readOnly: offline = false }: { card: Pend
             initial=${card.args ?? {}}
             jsonLabel="Arguments (JSON)"
             disabled=${disabled}
+            serverErrors=${answer.fieldErrors}
             actions=${(state: EditorState) => html`<div class="pp-actions">
               <button type="button" class="pp-button pp-button-primary" data-testid="pp-debug-run-edited"
                 disabled=${disabled || !state.valid}
@@ -85,10 +74,6 @@ export function BreakpointCard({ card, readOnly: offline = false }: { card: Pend
                 onClick=${() => setEditing(true)}>Edit arguments</button>
             </div>`}
     </div>
-    ${error
-      ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error" data-error=${error.name}>
-          <strong>${error.name}:</strong> ${error.message}
-        </div>`
-      : null}
+    ${error ? html`<${AnswerError} error=${error} within="args" />` : null}
   </article>`;
 }

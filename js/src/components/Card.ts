@@ -2,59 +2,19 @@ import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { formatDuration, useNow, useUniqueId } from "../hooks";
-import { isFinalError, problemPath, reject, resume, type Outcome } from "../protocol";
-import { useKernel } from "../requests";
-import type { Json, PendingCard, ResponseError } from "../types";
+import { problemPath, reject, resume } from "../protocol";
+import type { Kernel, Outcome } from "../requests";
+import type { Json, PendingCard } from "../types";
+import { useAnswer } from "../use-answer";
+import { AnswerError } from "./AnswerError";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
 import { previewOf, TooLargeToEdit } from "./Preview";
 import { AnswerEditor } from "./SchemaForm";
 import { callTitle, KIND_TITLES } from "../labels";
 import { moveFocusAfterAnswer } from "../focus";
-import { own, record } from "../own";
 import { revealText } from "../unicode";
 import { cardHasHidden, HiddenWarning, Revealed } from "./Revealed";
-
-type Phase = "idle" | "sending" | "sent" | "closed";
-
-const ERROR_TITLES: Record<string, string> = {
-  InvalidResolutionError: "The answer was not accepted.",
-  InterruptAlreadyResolvedError: "This interrupt has already been answered.",
-  InterruptExpiredError: "This interrupt has expired.",
-  RunBusyError: "The run is busy. Try again in a moment.",
-  UnknownInterruptError: "The run does not know this interrupt any more.",
-  NoPendingInterruptError: "Nothing is waiting for an answer any more.",
-  NotJSONError: "The answer is not JSON.",
-};
-
-function CardError({ error, within = "" }: { error: ResponseError; within?: string }) {
-  const problems = Array.isArray(error.problems) ? error.problems : [];
-  return html`<div class="pp-card-error" role="alert" data-testid="pp-card-error" data-error=${error.name}>
-    <strong>${ERROR_TITLES[error.name] ?? `${error.name}:`}</strong> ${error.message}
-    ${problems.length > 0
-      ? html`<ul class="pp-problems">
-          ${problems.map((p) => {
-            const full = problemPath(p.path);
-            const path = within && full.startsWith(`${within}.`) ? full.slice(within.length + 1) : full;
-            return html`<li data-testid="pp-problem" data-path=${path}><code>${path || "(answer)"}</code>: ${p.message}</li>`;
-          })}
-        </ul>`
-      : null}
-  </div>`;
-}
-
-/** The kernel's problems by field path; `within` ("editedArgs") is the part of the
- * answer the form edits, so `$.editedArgs.x` belongs to the field `x`. */
-function serverErrorsOf(error: ResponseError | null, within = ""): Record<string, string[]> | undefined {
-  if (!error || !Array.isArray(error.problems)) return undefined;
-  const byPath = record<string[]>();
-  for (const problem of error.problems) {
-    let path = problemPath(problem.path);
-    if (within && (path === within || path.startsWith(`${within}.`))) path = path.slice(within.length + 1);
-    (own(byPath, path) ?? (byPath[path] = [])).push(String(problem.message));
-  }
-  return byPath;
-}
 
 function RejectControls({ idPrefix, disabled, onReject }: { idPrefix: string; disabled: boolean; onReject: (reason: string | null) => void }) {
   const [reason, setReason] = useState("");
@@ -132,14 +92,11 @@ function Arguments({ card }: { card: PendingCard }) {
 
 /** `readOnly`: the kernel is gone, so nothing can be sent (see liveness.ts). */
 export function Card({ card, readOnly: offline = false }: { card: PendingCard; readOnly?: boolean }) {
-  const kernel = useKernel();
-  const readOnly = offline || kernel === null;
   const idPrefix = useUniqueId("pp-card");
-  const [phase, setPhase] = useState<Phase>("idle");
-  const [error, setError] = useState<ResponseError | null>(null);
+  const within = card.kind === "tool-approval" ? "editedArgs" : "";
+  const answer = useAnswer({ within });
+  const readOnly = offline || !answer.connected;
   const [editing, setEditing] = useState(false);
-  // State updates land after a re-render; a second click before that must still send nothing.
-  const inFlight = useRef(false);
   const cardRef = useRef<HTMLElement>(null);
   const mounted = useRef(true);
   // Set while an answer is out: a card the kernel removes before its answer's reply
@@ -166,42 +123,21 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
   const remaining = expiring ? expiresAt - now : Number.POSITIVE_INFINITY;
   const expired = expiring && remaining <= 0;
   const answerable = card.canResolve && card.kind !== "unbound";
+  const { phase } = answer;
   const disabled = !answerable || phase !== "idle" || expired || readOnly;
 
-  // Every send ends in "sent" or an error on the card: a request the kernel never answers
-  // times out (protocol.ts), and an answer that cannot be built or sent is an error here.
-  const answer = async (send: () => Promise<Outcome>) => {
-    if (inFlight.current || !answerable || readOnly || (expiring && Date.now() >= expiresAt)) return;
-    inFlight.current = true;
+  const send = async (request: (kernel: Kernel) => Promise<Outcome>) => {
+    if (!answer.ready() || !answerable || readOnly || (expiring && Date.now() >= expiresAt)) return;
     const hadFocus = cardRef.current?.contains(document.activeElement) ?? false;
     answered.current = { hadFocus };
-    setPhase("sending");
-    setError(null);
-    let outcome: Outcome;
-    try {
-      outcome = await send();
-    } catch (err) {
-      outcome = { ok: false, error: { name: "AnswerError", message: `The answer could not be sent: ${err instanceof Error ? err.message : String(err)}` } };
-    }
+    const outcome = await answer.send(request);
     if (!mounted.current) return;
-    if (outcome.ok) {
-      answered.current = null;
-      setPhase("sent");
-      moveFocusAfterAnswer(cardRef.current, hadFocus);
-      return;
-    }
     answered.current = null;
-    setError(outcome.error);
-    if (isFinalError(outcome.error)) {
-      setPhase("closed");
-      return;
-    }
-    inFlight.current = false;
-    setPhase("idle");
+    if (outcome?.ok) moveFocusAfterAnswer(cardRef.current, hadFocus);
   };
-  const onResume = (data: Json | (() => Json)) => answer(() => resume(kernel!, card, typeof data === "function" ? data() : data));
-  const onReject = (reason: string | null) => answer(() => reject(kernel!, card, reason));
-  const serverErrors = serverErrorsOf(error, card.kind === "tool-approval" ? "editedArgs" : "");
+  const onResume = (data: Json | (() => Json)) => send((kernel) => resume(kernel, card, typeof data === "function" ? data() : data));
+  const onReject = (reason: string | null) => send((kernel) => reject(kernel, card, reason));
+  const serverErrors = answer.fieldErrors;
   const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
 
   let body: VNode;
@@ -295,6 +231,6 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
     ${cardHasHidden(card) ? html`<${HiddenWarning} what="card" />` : null}
     <p class="pp-card-message"><${Revealed} text=${card.message} /></p>
     ${body}
-    ${error ? html`<${CardError} error=${error} within=${card.kind === "tool-approval" ? "editedArgs" : ""} />` : null}
+    ${answer.error ? html`<${AnswerError} error=${answer.error} within=${within} />` : null}
   </article>`;
 }

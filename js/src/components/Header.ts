@@ -105,7 +105,7 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
         </button>`
       : null}
     <div class="pp-header-right">
-      ${running && kernel ? html`<${StopButton} kernel=${kernel} />` : null}
+      ${running && kernel ? html`<${StopButton} />` : null}
       <span class="pp-run-id" title="Run id">run <code data-testid="pp-run-id">${runId}</code></span>
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy JSON of the prompt" onClick=${onCopy}>
         ${copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy JSON"}

@@ -2,7 +2,8 @@ import { html } from "htm/preact";
 import { useModelValue, formatTime } from "../hooks";
 import { useKernelGone } from "../liveness";
 import { refresh } from "../protocol";
-import { useKernel } from "../requests";
+import { useAnswer } from "../use-answer";
+import { AnswerError } from "./AnswerError";
 import type { InboxEntry, Model } from "../types";
 import { cardKey } from "../card-key";
 import { Boundary } from "./Boundary";
@@ -30,8 +31,9 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
   const gone = useKernelGone(model, host);
   const entries = useModelValue(model, "entries") ?? [];
   const refreshedAt = useModelValue(model, "refreshed_at") ?? "";
-  const kernel = useKernel();
-  const onRefresh = () => kernel && refresh(kernel);
+  const refreshing = useAnswer({ afterOk: "idle" });
+  const onRefresh = () => void refreshing.send((kernel) => refresh(kernel));
+  const busy = refreshing.phase === "sending";
 
   return html`<div class="pp-root pp-inbox" data-testid="pp-inbox">
     <header class="pp-header pp-inbox-header">
@@ -42,9 +44,11 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
       <span class="pp-header-right">
         ${refreshedAt ? html`<span class="pp-muted">checked ${formatTime(refreshedAt)}</span>` : null}
         <button type="button" class="pp-button pp-button-quiet" data-testid="pp-inbox-refresh"
-          disabled=${gone} onClick=${onRefresh}>Refresh</button>
+          disabled=${gone || refreshing.phase !== "idle" || !refreshing.connected} aria-busy=${busy ? "true" : "false"}
+          onClick=${onRefresh}>${busy ? "Refreshing…" : "Refresh"}</button>
       </span>
     </header>
+    ${refreshing.error ? html`<${AnswerError} error=${refreshing.error} testid="pp-inbox-error" />` : null}
     ${gone ? html`<${KernelGone} />` : null}
     ${entries.length === 0
       ? html`<p class="pp-empty" data-testid="pp-inbox-empty">No run waits on a person.</p>`

@@ -1,29 +1,24 @@
 import { html } from "htm/preact";
-import { useRef, useState } from "preact/hooks";
 import { goOn } from "../protocol";
-import { useKernel } from "../requests";
-import type { ResponseError } from "../types";
+import { useAnswer } from "../use-answer";
+import { AnswerError } from "./AnswerError";
 
 /** A stepping run stopped before its next model request: Step or Continue. */
 export function ModelPause({ readOnly: offline = false }: { readOnly?: boolean }) {
-  const kernel = useKernel();
-  const readOnly = offline || kernel === null;
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<ResponseError | null>(null);
-  const inFlight = useRef(false);
-  const send = async (action: "step" | "continue") => {
-    if (inFlight.current || readOnly) return;
-    inFlight.current = true;
-    setSending(true);
-    setError(null);
-    const outcome = await goOn(kernel!, action);
-    inFlight.current = false;
-    setSending(false);
-    if (!outcome.ok) setError(outcome.error);
+  // The kernel's reply comes as the run goes on; a later pause shows this card again.
+  const answer = useAnswer({ afterOk: "idle" });
+  const readOnly = offline || !answer.connected;
+  const send = (action: "step" | "continue") => {
+    if (!readOnly) void answer.send((kernel) => goOn(kernel, action));
   };
-  const disabled = sending || readOnly;
-  return html`<section class="pp-card pp-card-breakpoint" data-testid="pp-model-pause" aria-label="Paused before the model request">
-    <div class="pp-card-head"><span class="pp-badge pp-badge-breakpoint">Step</span></div>
+  const sending = answer.phase === "sending";
+  const disabled = answer.phase !== "idle" || readOnly;
+  return html`<section class="pp-card pp-card-breakpoint" data-testid="pp-model-pause" aria-label="Paused before the model request"
+      aria-busy=${sending ? "true" : "false"}>
+    <div class="pp-card-head">
+      <span class="pp-badge pp-badge-breakpoint">Step</span>
+      ${sending ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}
+    </div>
     <p class="pp-card-message">Paused before the next model request.</p>
     <div class="pp-actions">
       <button type="button" class="pp-button pp-button-primary" data-testid="pp-debug-continue" disabled=${disabled}
@@ -31,10 +26,6 @@ export function ModelPause({ readOnly: offline = false }: { readOnly?: boolean }
       <button type="button" class="pp-button" data-testid="pp-debug-step" disabled=${disabled}
         onClick=${() => send("step")}>Step</button>
     </div>
-    ${error
-      ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error" data-error=${error.name}>
-          <strong>${error.name}:</strong> ${error.message}
-        </div>`
-      : null}
+    ${answer.error ? html`<${AnswerError} error=${answer.error} />` : null}
   </section>`;
 }

@@ -1,0 +1,41 @@
+import { html } from "htm/preact";
+import { problemPath } from "../protocol";
+import type { ResponseError } from "../types";
+
+const ERROR_TITLES: Record<string, string> = {
+  InvalidResolutionError: "The answer was not accepted.",
+  InterruptAlreadyResolvedError: "This interrupt has already been answered.",
+  InterruptExpiredError: "This interrupt has expired.",
+  RunBusyError: "The run is busy. Try again in a moment.",
+  UnknownInterruptError: "The run does not know this interrupt any more.",
+  NoPendingInterruptError: "Nothing is waiting for an answer any more.",
+  NotJSONError: "The answer is not JSON.",
+};
+
+/**
+ * The kernel's error for a request, with its problems by path. `within` is the part of the
+ * answer a form edits, so `$.editedArgs.x` reads as `x`. `inline` sits in a line of
+ * controls (the header's Stop) with its own `className`.
+ */
+export function AnswerError({ error, within = "", testid = "pp-card-error", inline = false, className = "pp-card-error" }: {
+  error: ResponseError;
+  within?: string;
+  testid?: string;
+  inline?: boolean;
+  className?: string;
+}) {
+  const problems = Array.isArray(error.problems) ? error.problems : [];
+  const body = html`<strong>${ERROR_TITLES[error.name] ?? `${error.name}:`}</strong> ${error.message}
+    ${problems.length > 0
+      ? html`<ul class="pp-problems">
+          ${problems.map((p) => {
+            const full = problemPath(p.path);
+            const path = within && full.startsWith(`${within}.`) ? full.slice(within.length + 1) : full;
+            return html`<li data-testid="pp-problem" data-path=${path}><code>${path || "(answer)"}</code>: ${p.message}</li>`;
+          })}
+        </ul>`
+      : null}`;
+  return inline
+    ? html`<span class=${className} role="alert" data-testid=${testid} data-error=${error.name}>${body}</span>`
+    : html`<div class=${className} role="alert" data-testid=${testid} data-error=${error.name}>${body}</div>`;
+}
