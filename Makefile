@@ -14,8 +14,10 @@ PORT ?= 8888
 LAB_ARGS ?=
 DEMO_NOTEBOOK := notebooks/01-quickstart.ipynb
 
-# Tests that need none of a browser, a kernel, the distributions, PostgreSQL or much time.
+# Tests that need none of a browser, a kernel, the distributions, PostgreSQL or much time,
+# on WORKERS processes (pytest-xdist; `make check WORKERS=0` runs them in one process).
 FAST_TESTS := not browser and not kernel and not packaging and not postgres and not slow
+WORKERS ?= 2
 
 .PHONY: test check lint typecheck unit fast js js-test docs bench bench-view bench-store \
 	pictures demo dist clean
@@ -62,7 +64,7 @@ unit: $(STAMP) $(BUNDLE)
 	$(BIN)/pytest
 
 fast: $(STAMP) $(BUNDLE)
-	$(BIN)/pytest -q -n 2 -m "$(FAST_TESTS)"
+	$(BIN)/pytest -q -n $(WORKERS) -m "$(FAST_TESTS)"
 
 # The documentation site, into site/; any warning fails the build.
 docs: $(STAMP)
