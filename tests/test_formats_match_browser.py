@@ -1,6 +1,6 @@
 """The kernel refuses every format value the browser refuses: it is the authority.
 
-The browser's verdicts come from the view's own validation module (``js/src/validation.ts``,
+The browser's verdicts come from the view's own validation module (``js/src/lib/validation.ts``,
 bundled for node with the front end's esbuild), run through node. Skipped without node or
 the front end's packages, except under ``CI=true``.
 """
@@ -138,7 +138,7 @@ const { mkdtempSync, rmSync, writeFileSync } = require("node:fs");
 const { join } = require("node:path");
 const { tmpdir } = require("node:os");
 const built = buildSync({
-  entryPoints: [process.argv[1] + "/src/validation.ts"],
+  entryPoints: [process.argv[1] + "/src/lib/validation.ts"],
   bundle: true, platform: "node", format: "cjs", write: false, logLevel: "error",
 });
 const dir = mkdtempSync(join(tmpdir(), "pp-validation-"));

@@ -9,9 +9,9 @@
 import { h, render as renderPreact } from "preact";
 import { App } from "./components/App";
 import { Inbox } from "./components/Inbox";
-import { keepRunViewsInNotebook } from "./persist";
-import { createRequests, KernelContext } from "./requests";
-import { initializeModel } from "./state";
+import { keepRunViewsInNotebook } from "./kernel/persist";
+import { createRequests, KernelContext } from "./kernel/requests";
+import { initializeModel } from "./kernel/state";
 import type { Model } from "./types";
 import "./widget.css";
 

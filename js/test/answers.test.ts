@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { argsBefore, decisionOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../src/answers";
+import { argsBefore, decisionOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../src/lib/answers";
 import { answerText } from "../src/components/Branches";
 import type { InterruptEntry, Json, JsonObject, Resolution, ToolItem } from "../src/types";
 import { click, FakeModel, mount, type Mounted, within } from "./helpers";

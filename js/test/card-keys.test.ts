@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cardKey } from "../src/card-key";
+import { cardKey } from "../src/lib/card-key";
 import type { PendingCard } from "../src/types";
 import { approvalCard, click, FakeModel, initialize, mount } from "./helpers";
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act } from "preact/test-utils";
-import { REQUEST_TIMEOUT_MS } from "../src/protocol";
+import { REQUEST_TIMEOUT_MS } from "../src/kernel/protocol";
 import { approvalCard, click, FakeModel, flushMicrotasks, initialize, isDisabled, mount, typeInto, within } from "./helpers";
 
 const failing = vi.hoisted(() => ({ build: null as Error | null }));
 
-vi.mock("../src/protocol", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../src/protocol")>();
+vi.mock("../src/kernel/protocol", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../src/kernel/protocol")>();
   return {
     ...original,
     resume: (...args: Parameters<typeof original.resume>) => {

@@ -1,7 +1,7 @@
 /** A fake anywidget model and small DOM helpers for the view tests. */
 import { act } from "preact/test-utils";
 import createWidget, { type Widget } from "../src/index";
-import { flushFrame } from "../src/hooks";
+import { flushFrame } from "../src/lib/hooks";
 import type { Callback, Model } from "../src/types";
 
 export class FakeModel implements Model {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/schema-form";
-import { checkJsonText, compileSchema, errorsByPath, FORMAT_MAX_LENGTH, isSafePattern, type Validator } from "../src/validation";
-import { problemPath } from "../src/protocol";
-import { patternPlan } from "../src/patterns";
+import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/lib/schema-form";
+import { checkJsonText, compileSchema, errorsByPath, FORMAT_MAX_LENGTH, isSafePattern, type Validator } from "../src/lib/validation";
+import { problemPath } from "../src/kernel/protocol";
+import { patternPlan } from "../src/lib/patterns";
 import { domId } from "../src/components/fields";
 import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { act } from "preact/test-utils";
-import { DISCONNECTED_CLASS, watchKernel } from "../src/liveness";
+import { DISCONNECTED_CLASS, watchKernel } from "../src/kernel/liveness";
 import { approvalCard, click, FakeModel, flushMicrotasks, initialize, isDisabled, mount, widgetOf, within } from "./helpers";
 
 afterEach(() => {

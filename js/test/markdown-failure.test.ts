@@ -16,7 +16,7 @@ vi.mock("marked", async (original) => {
 
 describe("a parser failure", () => {
   it("shows the text as plain text", async () => {
-    const { markdown } = await import("../src/markdown");
+    const { markdown } = await import("../src/lib/markdown");
     expect(markdown("**fine** text")).toEqual({ plain: "failed" });
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EMPHASIS_MS, linkTarget, markdown, MAX_CHARS, MAX_ELEMENTS } from "../src/markdown";
+import { EMPHASIS_MS, linkTarget, markdown, MAX_CHARS, MAX_ELEMENTS } from "../src/lib/markdown";
 import { click, FakeModel, initialize, mount } from "./helpers";
 
 afterEach(() => {

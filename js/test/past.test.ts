@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { instant, stateAt, stepsOf, stepTitle } from "../src/past";
+import { instant, stateAt, stepsOf, stepTitle } from "../src/lib/past";
 import type { Item, ToolItem } from "../src/types";
 import { finished, T } from "./fixtures-past";
 

@@ -7,7 +7,7 @@ import {
   VIEW_MIMETYPE,
   type ModelEntry,
   type WidgetState,
-} from "../src/persist";
+} from "../src/kernel/persist";
 import { FakeModel } from "./helpers";
 
 const run = (status: string, layout = "L1"): ModelEntry => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/schema-form";
-import { checkJsonText, compileSchema, errorsByPath } from "../src/validation";
+import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/lib/schema-form";
+import { checkJsonText, compileSchema, errorsByPath } from "../src/lib/validation";
 
 const schema = {
   type: "object",

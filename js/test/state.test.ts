@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyMessage, spliceItems, streamingText, STREAMING_KEY } from "../src/state";
-import { problemPath } from "../src/protocol";
+import { applyMessage, spliceItems, streamingText, STREAMING_KEY } from "../src/kernel/state";
+import { problemPath } from "../src/kernel/protocol";
 import type { Item } from "../src/types";
 import { FakeModel, initialize } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { duration } from "../src/components/Timeline";
-import { stepsOf } from "../src/past";
+import { stepsOf } from "../src/lib/past";
 import type { Item } from "../src/types";
 
 const items = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasHidden, jsonHasHidden, MAX_MARKERS, markerText, revealText, segments, SPACE_RUN } from "../src/unicode";
+import { hasHidden, jsonHasHidden, MAX_MARKERS, markerText, revealText, segments, SPACE_RUN } from "../src/lib/unicode";
 
 describe("hidden characters", () => {
   it("marks bidi overrides and isolates instead of letting them act", () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Item, ToolItem } from "../src/types";
-import { callTitle, fieldLabel, humanize, keyArguments } from "../src/labels";
+import { callTitle, fieldLabel, humanize, keyArguments } from "../src/lib/labels";
 import { STEP, WINDOW } from "../src/components/Transcript";
 import { approvalCard, click, FakeModel, flushMicrotasks, initialize, mount, typeInto, within } from "./helpers";
 

@@ -1,6 +1,6 @@
 """The `format`s the kernel checks in answers: at least every one the browser checks.
 
-The view checks answers with its own formats (js/src/formats.ts) for instant feedback,
+The view checks answers with its own formats (js/src/lib/formats.ts) for instant feedback,
 but the kernel's check is the one that counts, so a crafted message cannot bypass a
 format. jsonschema's own checkers cover most formats; the ones it lacks, or checks more
 loosely than the browser (``email`` only asks for an ``@``; ``duration`` accepts

@@ -3,7 +3,7 @@
 Every reader of an answer (the loop, the transcript's effective input, the view's thread
 and history, the saved snapshot, the inbox, Compare, AG-UI output) asks `decision_of`
 and never reads the raw JSON of a resolution. The front end has the same reading in
-``js/src/answers.ts``; both are tested against one table of cases
+``js/src/lib/answers.ts``; both are tested against one table of cases
 (``tests/fixtures/decisions.json``).
 
 >>> from pausepoint.transcript import InterruptEntry, ResumeResolution

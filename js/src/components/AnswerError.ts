@@ -1,5 +1,5 @@
 import { html } from "htm/preact";
-import { problemPath } from "../protocol";
+import { problemPath } from "../kernel/protocol";
 import type { ResponseError } from "../types";
 
 const ERROR_TITLES: Record<string, string> = {

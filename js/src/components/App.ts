@@ -1,7 +1,7 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import { useFrameModelValue, useModelValue } from "../hooks";
-import { STREAMING_KEY } from "../state";
+import { useFrameModelValue, useModelValue } from "../lib/hooks";
+import { STREAMING_KEY } from "../kernel/state";
 import type { Item, Model } from "../types";
 import { Boundary } from "./Boundary";
 import { BreakpointCard } from "./BreakpointCard";
@@ -10,9 +10,9 @@ import { DebugPanel } from "./DebugPanel";
 import { Header } from "./Header";
 import { ModelPause } from "./ModelPause";
 import { KernelGone } from "./KernelGone";
-import { useKernelGone } from "../liveness";
+import { useKernelGone } from "../kernel/liveness";
 import { cardsByCall, Transcript } from "./Transcript";
-import { cardKey } from "../card-key";
+import { cardKey } from "../lib/card-key";
 
 /** The ids of every tool call the transcript shows a row for. */
 function callIds(items: readonly Item[]): Set<string> {

@@ -1,6 +1,6 @@
 import { html } from "htm/preact";
 import { Component, type ComponentChildren } from "preact";
-import { revealText } from "../unicode";
+import { revealText } from "../lib/unicode";
 
 /** Raw text shown at most; the rest is counted, so nothing is clipped silently. */
 export const MAX_RAW = 20_000;

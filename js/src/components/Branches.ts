@@ -1,9 +1,9 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { argsBefore, decisionOf, decisionWords } from "../answers";
-import { kindTitle } from "../labels";
-import { branches } from "../protocol";
-import { useKernel } from "../requests";
+import { argsBefore, decisionOf, decisionWords } from "../lib/answers";
+import { kindTitle } from "../lib/labels";
+import { branches } from "../kernel/protocol";
+import { useKernel } from "../kernel/requests";
 import type { ForkInfo, Item, JsonObject, Resolution, ResponseError, RunStatus } from "../types";
 import { Transcript } from "./Transcript";
 

@@ -1,9 +1,9 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { useUniqueId } from "../hooks";
-import { resume } from "../protocol";
+import { useUniqueId } from "../lib/hooks";
+import { resume } from "../kernel/protocol";
 import type { Json, PendingCard } from "../types";
-import { useAnswer } from "../use-answer";
+import { useAnswer } from "../kernel/use-answer";
 import { AnswerError } from "./AnswerError";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";

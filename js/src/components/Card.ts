@@ -1,19 +1,19 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { formatDuration, useNow, useUniqueId } from "../hooks";
-import { problemPath, reject, resume } from "../protocol";
-import type { Kernel, Outcome } from "../requests";
+import { formatDuration, useNow, useUniqueId } from "../lib/hooks";
+import { problemPath, reject, resume } from "../kernel/protocol";
+import type { Kernel, Outcome } from "../kernel/requests";
 import type { Json, PendingCard } from "../types";
-import { useAnswer } from "../use-answer";
+import { useAnswer } from "../kernel/use-answer";
 import { AnswerError } from "./AnswerError";
 import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
 import { previewOf, TooLargeToEdit } from "./Preview";
 import { AnswerEditor } from "./SchemaForm";
-import { callTitle, KIND_TITLES } from "../labels";
-import { moveFocusAfterAnswer } from "../focus";
-import { revealText } from "../unicode";
+import { callTitle, KIND_TITLES } from "../lib/labels";
+import { moveFocusAfterAnswer } from "../lib/focus";
+import { revealText } from "../lib/unicode";
 import { cardHasHidden, HiddenWarning, Revealed } from "./Revealed";
 
 function RejectControls({ idPrefix, disabled, onReject }: { idPrefix: string; disabled: boolean; onReject: (reason: string | null) => void }) {
@@ -90,7 +90,7 @@ function Arguments({ card }: { card: PendingCard }) {
     </details>`;
 }
 
-/** `readOnly`: the kernel is gone, so nothing can be sent (see liveness.ts). */
+/** `readOnly`: the kernel is gone, so nothing can be sent (see kernel/liveness.ts). */
 export function Card({ card, readOnly: offline = false }: { card: PendingCard; readOnly?: boolean }) {
   const idPrefix = useUniqueId("pp-card");
   const within = card.kind === "tool-approval" ? "editedArgs" : "";

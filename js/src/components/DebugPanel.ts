@@ -1,12 +1,12 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
-import { useModelValue } from "../hooks";
-import { stepsOf } from "../past";
-import { fork, modelRequest } from "../protocol";
-import { useKernel, type Kernel } from "../requests";
+import { useModelValue } from "../lib/hooks";
+import { stepsOf } from "../lib/past";
+import { fork, modelRequest } from "../kernel/protocol";
+import { useKernel, type Kernel } from "../kernel/requests";
 import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
-import { kindTitle } from "../labels";
+import { kindTitle } from "../lib/labels";
 import { Branches, STATUS_WORDS } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
 import { Revealed } from "./Revealed";

@@ -1,9 +1,9 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { formatDuration, useNow } from "../hooks";
+import { formatDuration, useNow } from "../lib/hooks";
 import type { ErrorInfo, Item, RunStatus } from "../types";
-import { fullValue } from "../protocol";
-import { useKernel } from "../requests";
+import { fullValue } from "../kernel/protocol";
+import { useKernel } from "../kernel/requests";
 import { PREVIEW_KEY } from "./Preview";
 import { StopButton } from "./StopButton";
 

@@ -1,11 +1,11 @@
 import { html } from "htm/preact";
-import { useModelValue, formatTime } from "../hooks";
-import { useKernelGone } from "../liveness";
-import { refresh } from "../protocol";
-import { useAnswer } from "../use-answer";
+import { useModelValue, formatTime } from "../lib/hooks";
+import { useKernelGone } from "../kernel/liveness";
+import { refresh } from "../kernel/protocol";
+import { useAnswer } from "../kernel/use-answer";
 import { AnswerError } from "./AnswerError";
 import type { InboxEntry, Model } from "../types";
-import { cardKey } from "../card-key";
+import { cardKey } from "../lib/card-key";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { KernelGone } from "./KernelGone";

@@ -1,7 +1,7 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
-import { checkJsonText, type Validator } from "../validation";
+import { checkJsonText, type Validator } from "../lib/validation";
 import type { Json } from "../types";
 import { FieldError } from "./fields";
 

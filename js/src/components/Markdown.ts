@@ -1,6 +1,6 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import { markdown, type Fallback } from "../markdown";
+import { markdown, type Fallback } from "../lib/markdown";
 import { Preview, previewOf } from "./Preview";
 import { Revealed } from "./Revealed";
 
@@ -10,7 +10,7 @@ const FALLBACK_NOTES: Record<Fallback, string> = {
   failed: "Shown as plain text: it could not be formatted.",
 };
 
-/** A remote image is fetched only when the person asks for it (see markdown.ts). */
+/** A remote image is fetched only when the person asks for it (see lib/markdown.ts). */
 function loadImage(event: MouseEvent) {
   const button = (event.target as Element | null)?.closest?.('button[data-pp="load-image"]');
   const src = button?.getAttribute("data-src") ?? "";

@@ -1,6 +1,6 @@
 import { html } from "htm/preact";
-import { goOn } from "../protocol";
-import { useAnswer } from "../use-answer";
+import { goOn } from "../kernel/protocol";
+import { useAnswer } from "../kernel/use-answer";
 import { AnswerError } from "./AnswerError";
 
 /** A stepping run stopped before its next model request: Step or Continue. */

@@ -5,8 +5,8 @@
  */
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { fullValue } from "../protocol";
-import { useKernel } from "../requests";
+import { fullValue } from "../kernel/protocol";
+import { useKernel } from "../kernel/requests";
 import { Revealed } from "./Revealed";
 import type { Json } from "../types";
 

@@ -1,10 +1,10 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
 import type { PendingCard, ToolItem } from "../types";
-import { hasHidden, jsonHasHidden, markerText, markerTitle, segments } from "../unicode";
+import { hasHidden, jsonHasHidden, markerText, markerTitle, segments } from "../lib/unicode";
 
 /** Text with each hidden or direction-changing character shown as a marker instead of
- * acting (see unicode.ts). `indented`: pretty-printed JSON, whose leading spaces are indentation. */
+ * acting (see lib/unicode.ts). `indented`: pretty-printed JSON, whose leading spaces are indentation. */
 export function Revealed({ text, indented = false }: { text: string; indented?: boolean }) {
   const parts = useMemo(() => segments(text ?? "", { indented }), [text, indented]);
   if (parts.length === 1 && parts[0]!.kind === "text") return html`${parts[0]!.text}`;

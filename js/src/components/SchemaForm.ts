@@ -11,9 +11,9 @@ import {
   type Field,
   type RawState,
   type RawValue,
-} from "../schema-form";
-import { own, withKey } from "../own";
-import { compileSchema, type Validator } from "../validation";
+} from "../lib/schema-form";
+import { own, withKey } from "../lib/own";
+import { compileSchema, type Validator } from "../lib/validation";
 import type { Json, JsonObject } from "../types";
 import { domId, FieldError, fieldTestId } from "./fields";
 import { Revealed } from "./Revealed";
@@ -88,7 +88,7 @@ function primitiveInput(field: Field, path: string, value: string | boolean, ctx
   />`;
 }
 
-/** A pattern the browser does not run (see validation.ts) is the kernel's to check. */
+/** A pattern the browser does not run (see lib/validation.ts) is the kernel's to check. */
 function KernelCheck({ ctx, field }: { ctx: FormContext; field: Field }) {
   if (!field.patternByKernel) return null;
   return html`<p class="pp-help pp-kernel-check" id=${domId(`${ctx.idPrefix}-kernel`, field.path)} data-testid="pp-kernel-check">

@@ -1,8 +1,8 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import { formatTime, useUniqueId } from "../hooks";
-import { callTitle, kindTitle } from "../labels";
-import { stateAt, stepTitle, type PastState, type Step } from "../past";
+import { formatTime, useUniqueId } from "../lib/hooks";
+import { callTitle, kindTitle } from "../lib/labels";
+import { stateAt, stepTitle, type PastState, type Step } from "../lib/past";
 import type { Item, PendingCard } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { Transcript } from "./Transcript";

@@ -1,6 +1,6 @@
 import { html } from "htm/preact";
-import { cancel } from "../protocol";
-import { useAnswer } from "../use-answer";
+import { cancel } from "../kernel/protocol";
+import { useAnswer } from "../kernel/use-answer";
 import { AnswerError } from "./AnswerError";
 
 /** Stops a busy run: asks the kernel to cancel it, and says so until the kernel answers. */

@@ -1,8 +1,8 @@
 import { html } from "htm/preact";
 import { useMemo, useState } from "preact/hooks";
-import { type Decision, decisionsOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../answers";
-import { formatTime } from "../hooks";
-import { keyArguments, kindTitle } from "../labels";
+import { type Decision, decisionsOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../lib/answers";
+import { formatTime } from "../lib/hooks";
+import { keyArguments, kindTitle } from "../lib/labels";
 import type { InterruptEntry, ToolItem } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { TextOrPreview } from "./Preview";

@@ -1,9 +1,9 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
-import { memo } from "../memo";
+import { memo } from "../lib/memo";
 import type { AssistantItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
-import { hasHidden } from "../unicode";
+import { hasHidden } from "../lib/unicode";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { Markdown } from "./Markdown";

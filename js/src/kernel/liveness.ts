@@ -14,7 +14,7 @@
  *   mean this model's kernel is gone for good.
  */
 import { useEffect, useState } from "preact/hooks";
-import type { Model } from "./types";
+import type { Model } from "../types";
 
 export const DISCONNECTED_CLASS = "jupyter-widgets-disconnected";
 export const GONE_STATUSES: ReadonlySet<string> = new Set(["restarting", "autorestarting", "terminating", "dead"]);

@@ -10,7 +10,7 @@
  * Kept: entries of other widgets, and run views that an output still shows. Dropped: run
  * views that no output shows any more (a cell was run again).
  */
-import type { Model } from "./types";
+import type { Model } from "../types";
 
 export const STATE_MIMETYPE = "application/vnd.jupyter.widget-state+json";
 export const VIEW_MIMETYPE = "application/vnd.jupyter.widget-view+json";

@@ -2,9 +2,9 @@
  * What a view asks of the kernel, one function per request type; each goes out on the
  * view's line to the kernel (requests.ts) and ends in one outcome.
  */
-import { jsonPathKeys, pathOf, pointerKeys } from "./field-path";
+import { jsonPathKeys, pathOf, pointerKeys } from "../lib/field-path";
 import type { Kernel, Outcome } from "./requests";
-import type { Json, ResponseError } from "./types";
+import type { Json, ResponseError } from "../types";
 
 export { REQUEST_TIMEOUT_MS, type Outcome } from "./requests";
 
@@ -74,7 +74,7 @@ export function isFinalError(error: ResponseError): boolean {
 }
 
 /**
- * A problem's path as a field path (see field-path.ts). The contract leaves the format
+ * A problem's path as a field path (see lib/field-path.ts). The contract leaves the format
  * open, so JSON pointers (`/a/b/0`), JSON paths (`$.a.b[0]`, `$["a.b"]`), dotted strings
  * and arrays of keys are all understood.
  */

@@ -10,7 +10,7 @@
  */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { Json, Model, Response, ResponseError } from "./types";
+import type { Json, Model, Response, ResponseError } from "../types";
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 

@@ -3,7 +3,7 @@
  * model's local state, once per model, so that every view of it follows.
  */
 import type { Requests } from "./requests";
-import type { Item, KernelMessage, Model, Traits } from "./types";
+import type { Item, KernelMessage, Model, Traits } from "../types";
 
 /**
  * Where the streamed assistant text lives. It is a model attribute that is no trait:

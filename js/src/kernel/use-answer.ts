@@ -5,10 +5,10 @@
  * unless the error is final.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { own, record } from "./own";
+import { own, record } from "../lib/own";
 import { isFinalError, problemPath } from "./protocol";
 import { type Kernel, type Outcome, useKernel } from "./requests";
-import type { ResponseError } from "./types";
+import type { ResponseError } from "../types";
 
 /** `sent`: the kernel took the request and will replace what was answered; `closed`: an
  * error after which it can never be answered. Both keep the controls off. */

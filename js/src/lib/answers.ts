@@ -4,7 +4,7 @@
  * (tests/fixtures/decisions.json), so the thread, the history, Compare and the past
  * cards say what the kernel says.
  */
-import type { ErrorInfo, InterruptEntry, Item, Json, JsonObject, ToolItem } from "./types";
+import type { ErrorInfo, InterruptEntry, Item, Json, JsonObject, ToolItem } from "../types";
 
 export type DecisionKind =
   | "approved"

@@ -1,4 +1,4 @@
-import type { PendingCard } from "./types";
+import type { PendingCard } from "../types";
 
 /**
  * The card's key in a view: unique among its cards even when another producer's card

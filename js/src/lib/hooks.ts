@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useState } from "preact/hooks";
-import type { Model, Traits } from "./types";
+import type { Model, Traits } from "../types";
 
 /** A model attribute, re-read on each of its `change:` events; unsubscribed on unmount. */
 export function useModelValue<K extends keyof Traits>(model: Model, key: K): Traits[K] {

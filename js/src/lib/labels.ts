@@ -1,5 +1,5 @@
 /** Words people read: kinds, outcomes, field labels and short titles for tool calls. */
-import type { Json } from "./types";
+import type { Json } from "../types";
 
 export const KIND_TITLES: Record<string, string> = {
   "tool-approval": "Approval",

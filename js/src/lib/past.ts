@@ -8,7 +8,7 @@
  * that were waiting for an answer.
  */
 import { effectiveInput } from "./answers";
-import type { InterruptEntry, Item, PendingCard, ToolItem, ToolStatus } from "./types";
+import type { InterruptEntry, Item, PendingCard, ToolItem, ToolStatus } from "../types";
 
 export type StepKind = "model" | "action" | "wait" | "breakpoint";
 

@@ -11,7 +11,7 @@
 import { joinPath } from "./field-path";
 import { fieldLabel } from "./labels";
 import { hasOwn, own, record, setOwn } from "./own";
-import type { Json, JsonObject } from "./types";
+import type { Json, JsonObject } from "../types";
 import { errorsByPath, isSafePattern, type Validator } from "./validation";
 
 export { joinPath };

@@ -4,7 +4,7 @@
  * Text from a model or a tool is shown with a visible marker in their place, so that what
  * a person reads is what an action receives.
  */
-import type { Json } from "./types";
+import type { Json } from "../types";
 
 export type Segment =
   | { kind: "text"; text: string }

@@ -13,7 +13,7 @@ import { joinPath, pathOf, pointerKeys } from "./field-path";
 import { isNumberFormat, isStringFormat, numberFits, patternFormat, patternOfFormat } from "./formats";
 import { patternPlan } from "./patterns";
 import { hasOwn, own, record } from "./own";
-import type { Json, JsonObject } from "./types";
+import type { Json, JsonObject } from "../types";
 
 export { FORMAT_MAX_LENGTH } from "./formats";
 

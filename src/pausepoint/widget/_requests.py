@@ -1,4 +1,4 @@
-"""The one request path of the views (js/src/protocol.ts): a request from a front end is
+"""The one request path of the views (js/src/kernel/protocol.ts): a request from a front end is
 checked, served by the widget's handler for its type, and answered exactly once.
 
 A front end sends `{type, requestId, ...}` and waits for the `response` with that id, so

@@ -1,4 +1,4 @@
-"""The run view's requests (js/src/protocol.ts): answers, Stop, stepping, whole values
+"""The run view's requests (js/src/kernel/protocol.ts): answers, Stop, stepping, whole values
 behind previews, and the debugging requests; served through the one `RequestPath`."""
 
 from __future__ import annotations
