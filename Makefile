@@ -53,9 +53,10 @@ js: $(BUNDLE)
 js-test: $(NODE_STAMP) $(BUNDLE)
 	cd js && npm run --silent typecheck && npm test
 
-lint: $(STAMP)
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
+	cd js && npm run --silent lint
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -4,8 +4,6 @@ import type { AnyModel } from "@anywidget/types";
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-export type Callback = (...args: any[]) => void;
-
 
 export type RunStatus = "idle" | "running" | "interrupted" | "paused" | "completed" | "failed" | "cancelled";
 

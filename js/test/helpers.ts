@@ -2,7 +2,9 @@
 import { act } from "preact/test-utils";
 import createWidget, { type Widget } from "../src/index";
 import { flushFrame } from "../src/lib/hooks";
-import type { Callback, Model } from "../src/types";
+import type { Model } from "../src/types";
+
+type Callback = (...args: any[]) => void;
 
 export class FakeModel implements Model {
   attrs: Record<string, unknown>;

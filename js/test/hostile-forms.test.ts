@@ -217,7 +217,7 @@ describe("pathological patterns and formats", () => {
     const slow: string[] = [];
     for (const pattern of patterns) {
       const v = compileSchema({ type: "string", pattern }) as Validator;
-      for (const text of ["a".repeat(31) + "!", "a".repeat(20_000) + "!", "1".repeat(5_000) + "!", "x".repeat(3_000)]) {
+      for (const text of [`${"a".repeat(31)}!`, `${"a".repeat(20_000)}!`, `${"1".repeat(5_000)}!`, "x".repeat(3_000)]) {
         const started = performance.now();
         v.validate(text);
         const took = performance.now() - started;

@@ -1,6 +1,6 @@
 import { html } from "htm/preact";
 import { useNow } from "../lib/hooks";
-import { type Step, type StepKind } from "../lib/past";
+import type { Step, StepKind } from "../lib/past";
 
 const KIND_WORDS: Record<StepKind, string> = {
   model: "model request",

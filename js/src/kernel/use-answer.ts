@@ -43,7 +43,9 @@ export function problemsByField(error: ResponseError | null, within = ""): Recor
   for (const problem of error.problems) {
     let path = problemPath(problem.path);
     if (within && (path === within || path.startsWith(`${within}.`))) path = path.slice(within.length + 1);
-    (own(byPath, path) ?? (byPath[path] = [])).push(String(problem.message));
+    const list = own(byPath, path) ?? [];
+    byPath[path] = list;
+    list.push(String(problem.message));
   }
   return byPath;
 }

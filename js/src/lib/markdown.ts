@@ -166,7 +166,7 @@ function tooDeep(text: string): boolean {
     const indent = /^[ \t]*/.exec(line)![0].replace(/\t/g, "    ").length;
     if (indent > MAX_INDENT) return true;
     const prefix = PREFIX.exec(line)?.[0] ?? "";
-    if ((prefix.match(/[>*+\-]|\d[.)]/g) ?? []).length > MAX_NESTING) return true;
+    if ((prefix.match(/[>*+-]|\d[.)]/g) ?? []).length > MAX_NESTING) return true;
   }
   return false;
 }

@@ -13,7 +13,7 @@ export function memo<P extends object>(component: FunctionComponent<P>): Functio
       return !shallowEqual(this.props as Record<string, unknown>, next as Record<string, unknown>);
     }
     render(props: P): ComponentChildren {
-      return h(component as FunctionComponent<any>, props);
+      return h(component, props);
     }
   }
   (Memo as unknown as { displayName: string }).displayName = `memo(${component.displayName ?? component.name})`;

@@ -63,13 +63,13 @@ function prepare(schema: Json): Prepared | Error {
   const deferredPatterns: string[] = [];
   let numberFormats = false;
   let unsafeKey: string | null = null;
-  const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+  const escapePointer = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
   const visitSchema = (node: Json, location: string): Json => {
     if (!isObject(node)) return node;
     const entries: Array<[string, Json]> = [];
     const patterns: JsonObject[] = [];
     for (const [key, value] of Object.entries(node)) {
-      const here = `${location}/${escape(key)}`;
+      const here = `${location}/${escapePointer(key)}`;
       if (key === "pattern" && typeof value === "string") {
         // Run as a bounded format (see patterns.ts), or not at all.
         const plan = patternPlan(value);
@@ -88,7 +88,7 @@ function prepare(schema: Json): Prepared | Error {
           const bad = Object.keys(value).find((p) => !isSafePattern(p));
           if (bad !== undefined) unsafeKey = bad;
         }
-        entries.push([key, plain(Object.entries(value).map(([name, sub]) => [name, visitSchema(sub, `${here}/${escape(name)}`)]))]);
+        entries.push([key, plain(Object.entries(value).map(([name, sub]) => [name, visitSchema(sub, `${here}/${escapePointer(name)}`)]))]);
       } else if (SCHEMA_VALUED.has(key)) {
         entries.push([key, visitSchema(value, here)]);
       } else {
@@ -171,7 +171,7 @@ function numberFormatProblems(root: JsonObject, schema: JsonObject, value: unkno
     }
   }
   if (isObject(node.items) && Array.isArray(value)) {
-    value.forEach((item, i) => problems.push(...numberFormatProblems(root, node.items as JsonObject, item, joinPath(path, i))));
+    for (const [i, item] of value.entries()) problems.push(...numberFormatProblems(root, node.items as JsonObject, item, joinPath(path, i)));
   }
   return problems;
 }
@@ -333,7 +333,8 @@ function toProblems(units: readonly OutputUnit[], root: Json, instance: unknown)
 export function errorsByPath(problems: readonly FieldProblem[]): Record<string, string[]> {
   const byPath = record<string[]>();
   for (const { path, message } of problems) {
-    const list = own(byPath, path) ?? (byPath[path] = []);
+    const list = own(byPath, path) ?? [];
+    byPath[path] = list;
     if (!list.includes(message)) list.push(message);
   }
   return byPath;
