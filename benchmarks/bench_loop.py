@@ -19,8 +19,13 @@ revision also lacks the timing records per model call and action (start, end, at
 that came with the same change and are always kept, so the ratio includes their cost; an
 unused debugger itself adds one check per tool call.
 
+Then the hot path side by side with another main (`--main`, a git revision): loop
+overhead per step at 10, 100 and 1,000 calls, one resume, restoring a saved 100-step run
+(and resuming it), and the saved bytes per step, with the goals beside them (see
+`_hot_path.py`).
+
     python benchmarks/bench_loop.py [--sizes 10 100 1000 5000] [--repeat 3]
-        [--before REV | --no-before] [--before-sizes 1000 5000]
+        [--main REV | --no-main] [--before REV | --no-before] [--before-sizes 1000 5000]
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from _hot_path import side_by_side
 from _workload import confirm, one_call_per_turn
 from pausepoint import (
     ActionContext,
@@ -210,6 +216,12 @@ def main() -> None:
     parser.add_argument("--before", help="git revision to compare with (default: pre-stepping)")
     parser.add_argument("--no-before", action="store_true", help="skip the comparison")
     parser.add_argument("--before-sizes", type=int, nargs="+", default=[1000, 5000])
+    parser.add_argument(
+        "--main",
+        default="HEAD",
+        help="git revision whose hot path is measured beside this checkout's (default: HEAD)",
+    )
+    parser.add_argument("--no-main", action="store_true", help="skip the hot-path comparison")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a comparison's worker
     args = parser.parse_args()
     if args.one is not None:
@@ -239,6 +251,8 @@ def main() -> None:
             + ", ".join(f"{r:.2f}" for r in ratio_runs)
             + ")"
         )
+    if not args.no_main:
+        side_by_side(args.main, args.repeat)
     if not args.no_before:
         compare_with_before(args.before or _before_debugger(), args.before_sizes, args.repeat)
 
