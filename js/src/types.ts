@@ -4,7 +4,6 @@ import type { AnyModel } from "@anywidget/types";
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-
 export type RunStatus = "idle" | "running" | "interrupted" | "paused" | "completed" | "failed" | "cancelled";
 
 export interface ErrorInfo {
@@ -112,10 +111,7 @@ export type Response =
   | { type: "response"; requestId: string; ok: true; value?: Json }
   | { type: "response"; requestId: string; ok: false; error: ResponseError };
 
-export type KernelMessage =
-  | { type: "items"; start: number; items: Item[] }
-  | { type: "text"; delta: string }
-  | Response;
+export type KernelMessage = { type: "items"; start: number; items: Item[] } | { type: "text"; delta: string } | Response;
 
 /** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
 export interface ForkInfo {

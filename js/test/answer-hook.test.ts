@@ -40,7 +40,11 @@ describe("one way to send a request and show its outcome", () => {
 
     await model.respond({
       ok: false,
-      error: { name: "InvalidResolutionError", message: "The edited arguments do not fit.", problems: [{ path: "$.args.cents", message: "Input should be greater than 0" }] },
+      error: {
+        name: "InvalidResolutionError",
+        message: "The edited arguments do not fit.",
+        problems: [{ path: "$.args.cents", message: "Input should be greater than 0" }],
+      },
     });
     const error = view.qa("pp-field-error").find((e) => e.dataset.path === "cents");
     expect(error?.textContent).toBe("Input should be greater than 0");

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { argsBefore, decisionOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../src/lib/answers";
 import { answerText } from "../src/components/Branches";
+import { argsBefore, decisionOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../src/lib/answers";
 import type { InterruptEntry, Json, JsonObject, Resolution, ToolItem } from "../src/types";
-import { click, FakeModel, mount, type Mounted, within } from "./helpers";
+import { click, FakeModel, type Mounted, mount, within } from "./helpers";
 
 interface Case {
   name: string;
@@ -18,7 +18,17 @@ interface Case {
 const table = JSON.parse(readFileSync(resolve(__dirname, "../../tests/fixtures/decisions.json"), "utf8")) as { cases: Case[] };
 
 function entryOf(c: Case, id = "int-1"): InterruptEntry {
-  return { id, kind: c.kind, message: "Go ahead?", data: null, state: null, response_schema: null, created_at: "2026-12-01T09:59:00Z", expires_at: null, resolution: c.resolution };
+  return {
+    id,
+    kind: c.kind,
+    message: "Go ahead?",
+    data: null,
+    state: null,
+    response_schema: null,
+    created_at: "2026-12-01T09:59:00Z",
+    expires_at: null,
+    resolution: c.resolution,
+  };
 }
 
 function callOf(c: Case): ToolItem {
@@ -61,7 +71,12 @@ describe("every reader says the same", () => {
   for (const c of table.cases) {
     it(`shows ${c.name} in the transcript row, its history and Compare`, () => {
       const call = callOf(c);
-      view = mount(new FakeModel({ items: [{ type: "user", text: "go" }, { type: "assistant", text: "", tool_calls: [{ id: "c1", name: "refund", input: c.before }] }, call], status: "completed" }));
+      view = mount(
+        new FakeModel({
+          items: [{ type: "user", text: "go" }, { type: "assistant", text: "", tool_calls: [{ id: "c1", name: "refund", input: c.before }] }, call],
+          status: "completed",
+        }),
+      );
       const row = view.get("pp-tool-call");
       click(row.querySelector("summary") as HTMLElement);
       const resolution = within(view.get("pp-tool-call")).get("pp-resolution");

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { act } from "preact/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
 import { click, FakeModel, initialize, isDisabled, mount, typeInto, within } from "./helpers";
 
 /** Opens the Debug panel as a click on its summary does. */
@@ -121,7 +121,13 @@ describe("debug panel", () => {
       type: "assistant",
       text: "",
       tool_calls: [{ id: "c1", name: "refund", input: { cents: 1 } }],
-      call: { model: "gpt-x", started_at: "2025-01-01T00:00:00.000Z", ended_at: "2025-01-01T00:00:01.500Z", usage: { input_tokens: 7 }, finish_reason: "tool_calls" },
+      call: {
+        model: "gpt-x",
+        started_at: "2025-01-01T00:00:00.000Z",
+        ended_at: "2025-01-01T00:00:01.500Z",
+        usage: { input_tokens: 7 },
+        finish_reason: "tool_calls",
+      },
     },
     {
       type: "tool",
@@ -129,7 +135,19 @@ describe("debug panel", () => {
       name: "refund",
       input: { cents: 1 },
       status: "succeeded",
-      interrupts: [{ id: "int-1", kind: "tool-approval", message: "ok?", data: null, state: null, response_schema: null, created_at: null, expires_at: null, resolution: { type: "resume", data: true, at: "2025-01-01T00:00:02Z" } }],
+      interrupts: [
+        {
+          id: "int-1",
+          kind: "tool-approval",
+          message: "ok?",
+          data: null,
+          state: null,
+          response_schema: null,
+          created_at: null,
+          expires_at: null,
+          resolution: { type: "resume", data: true, at: "2025-01-01T00:00:02Z" },
+        },
+      ],
     },
   ];
 

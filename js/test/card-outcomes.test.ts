@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
 import { act } from "preact/test-utils";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { REQUEST_TIMEOUT_MS } from "../src/kernel/protocol";
 import { approvalCard, click, FakeModel, flushMicrotasks, initialize, isDisabled, mount, typeInto, within } from "./helpers";
 

@@ -1,19 +1,6 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
 import { act } from "preact/test-utils";
-import {
-  approvalCard,
-  choose,
-  click,
-  FakeModel,
-  flushMicrotasks,
-  initialize,
-  isDisabled,
-  mount,
-  pressEnter,
-  typeInto,
-  widgetOf,
-  within,
-} from "./helpers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { approvalCard, choose, click, FakeModel, flushMicrotasks, initialize, isDisabled, mount, pressEnter, typeInto, widgetOf, within } from "./helpers";
 
 afterEach(() => {
   vi.useRealTimers();

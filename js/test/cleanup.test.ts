@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
 import { act } from "preact/test-utils";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { approvalCard, FakeModel, flushMicrotasks, initialize, mount } from "./helpers";
 
 afterEach(() => {

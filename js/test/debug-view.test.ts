@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { act } from "preact/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
 import { answerText } from "../src/components/Branches";
 import { LIST_ROWS } from "../src/components/DebugPanel";
 import { TIMELINE_BARS, timelineWindow } from "../src/components/Timeline";
@@ -53,7 +53,10 @@ describe("the step slider", () => {
     expect(cards[0]!.textContent).toContain("Refund 500 cents?");
     expect(view.get("pp-past").querySelectorAll("button:not(.pp-button-quiet), input, textarea")).toHaveLength(0);
     const calls = past.qa("pp-tool-call");
-    expect(calls.map((c) => [c.dataset.name, c.dataset.status])).toEqual([["lookup", "succeeded"], ["refund", "interrupted"]]);
+    expect(calls.map((c) => [c.dataset.name, c.dataset.status])).toEqual([
+      ["lookup", "succeeded"],
+      ["refund", "interrupted"],
+    ]);
     expect(view.get("pp-past").textContent).not.toContain("Refund succeeded.");
     expect(view.qa("pp-timeline-bar")[4]!.getAttribute("aria-current")).toBe("step");
     // The live transcript is untouched.
@@ -81,10 +84,24 @@ describe("the step slider", () => {
     for (let n = 0; n < 2000; n += 1) {
       const s = n * 0.01;
       items.push(
-        { type: "assistant", text: "", tool_calls: [{ id: `c${n}`, name: "lookup", input: { n } }],
-          call: { model: "m", started_at: T(s), ended_at: T(s + 0.002), usage: null, finish_reason: null } },
-        { type: "tool", id: `c${n}`, name: "lookup", input: { n }, status: "succeeded", result: n, error: null, interrupts: [],
-          started_at: T(s + 0.003), ended_at: T(s + 0.004) },
+        {
+          type: "assistant",
+          text: "",
+          tool_calls: [{ id: `c${n}`, name: "lookup", input: { n } }],
+          call: { model: "m", started_at: T(s), ended_at: T(s + 0.002), usage: null, finish_reason: null },
+        },
+        {
+          type: "tool",
+          id: `c${n}`,
+          name: "lookup",
+          input: { n },
+          status: "succeeded",
+          result: n,
+          error: null,
+          interrupts: [],
+          started_at: T(s + 0.003),
+          ended_at: T(s + 0.004),
+        },
       );
     }
     const { view, done } = setup({ items });

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/lib/schema-form";
-import { checkJsonText, compileSchema, errorsByPath, FORMAT_MAX_LENGTH, isSafePattern, type Validator } from "../src/lib/validation";
+import { domId } from "../src/components/fields";
 import { problemPath } from "../src/kernel/protocol";
 import { patternPlan } from "../src/lib/patterns";
-import { domId } from "../src/components/fields";
+import { buildValue, checkForm, describeSchema, type Field, initialRaw } from "../src/lib/schema-form";
+import { checkJsonText, compileSchema, errorsByPath, FORMAT_MAX_LENGTH, isSafePattern, type Validator } from "../src/lib/validation";
 import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
 
 afterEach(() => {
@@ -174,8 +174,26 @@ describe("property names are data", () => {
 });
 
 const STRING_FORMATS = [
-  "date", "time", "date-time", "iso-time", "iso-date-time", "duration", "uri", "uri-reference", "uri-template", "url",
-  "email", "hostname", "ipv4", "ipv6", "regex", "uuid", "json-pointer", "json-pointer-uri-fragment", "relative-json-pointer", "byte",
+  "date",
+  "time",
+  "date-time",
+  "iso-time",
+  "iso-date-time",
+  "duration",
+  "uri",
+  "uri-reference",
+  "uri-template",
+  "url",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "regex",
+  "uuid",
+  "json-pointer",
+  "json-pointer-uri-fragment",
+  "relative-json-pointer",
+  "byte",
 ];
 
 describe("pathological patterns and formats", () => {
@@ -213,7 +231,17 @@ describe("pathological patterns and formats", () => {
   });
 
   it("no pattern keeps the page busy, whatever the text", () => {
-    const patterns = ["^(a+)+$", "^(a|a)*$", "^(a|aa)+$", "^.*.*.*.*=$", "^(\\w+\\s?)*$", "^([a-z0-9]+-?)*$", "^\\d*\\d*\\d*\\d*x$", "(x+x+)+y", "^[a-z]+@[a-z]+\\.[a-z]+$"];
+    const patterns = [
+      "^(a+)+$",
+      "^(a|a)*$",
+      "^(a|aa)+$",
+      "^.*.*.*.*=$",
+      "^(\\w+\\s?)*$",
+      "^([a-z0-9]+-?)*$",
+      "^\\d*\\d*\\d*\\d*x$",
+      "(x+x+)+y",
+      "^[a-z]+@[a-z]+\\.[a-z]+$",
+    ];
     const slow: string[] = [];
     for (const pattern of patterns) {
       const v = compileSchema({ type: "string", pattern }) as Validator;

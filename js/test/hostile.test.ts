@@ -46,7 +46,14 @@ describe("a part that fails to draw", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const items = [
       { type: "user", text: "go" },
-      { type: "assistant", text: "", tool_calls: [{ id: "bad", name: "broken", input: {} }, { id: "call-1", name: "delete_file", input: { path: "/tmp/a.txt" } }] },
+      {
+        type: "assistant",
+        text: "",
+        tool_calls: [
+          { id: "bad", name: "broken", input: {} },
+          { id: "call-1", name: "delete_file", input: { path: "/tmp/a.txt" } },
+        ],
+      },
       // A producer sent interrupts as a string: the call's own drawing throws.
       { type: "tool", id: "bad", name: "broken", input: {}, status: "failed", result: null, error: null, interrupts: "oops" },
       { type: "tool", id: "call-1", name: "delete_file", input: { path: "/tmp/a.txt" }, status: "interrupted", result: null, error: null, interrupts: [] },
@@ -67,7 +74,11 @@ describe("a part that fails to draw", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     // A card whose arguments are not an object cannot be drawn as a form or a title.
     const broken = { ...approvalCard, id: "int-bad", toolCallId: null, args: { toString: 1 }, data: { valueOf: null } };
-    Object.defineProperty(broken, "message", { get: () => { throw new RangeError("no message"); } });
+    Object.defineProperty(broken, "message", {
+      get: () => {
+        throw new RangeError("no message");
+      },
+    });
     const good = { ...approvalCard, toolCallId: null };
     const model = new FakeModel({ status: "interrupted", pending: [broken, good] });
     const view = mount(model);
@@ -138,15 +149,45 @@ describe("words for people", () => {
   it("no internal kind names anywhere in a view with every kind", () => {
     const items = [
       {
-        type: "tool", id: "c1", name: "delete_file", input: {}, status: "succeeded", result: null, error: null,
+        type: "tool",
+        id: "c1",
+        name: "delete_file",
+        input: {},
+        status: "succeeded",
+        result: null,
+        error: null,
         interrupts: [
-          { id: "i1", kind: "tool-approval", message: "ok?", data: null, state: null, response_schema: null, created_at: null, expires_at: null, resolution: { type: "resume", data: true, at: null } },
-          { id: "i2", kind: "generic", message: "why?", data: null, state: null, response_schema: null, created_at: null, expires_at: null, resolution: { type: "resume", data: "because", at: null } },
+          {
+            id: "i1",
+            kind: "tool-approval",
+            message: "ok?",
+            data: null,
+            state: null,
+            response_schema: null,
+            created_at: null,
+            expires_at: null,
+            resolution: { type: "resume", data: true, at: null },
+          },
+          {
+            id: "i2",
+            kind: "generic",
+            message: "why?",
+            data: null,
+            state: null,
+            response_schema: null,
+            created_at: null,
+            expires_at: null,
+            resolution: { type: "resume", data: "because", at: null },
+          },
         ],
       },
       { type: "assistant", text: "done", tool_calls: [] },
     ] as unknown as Item[];
-    const pending = [{ ...approvalCard, toolCallId: null }, { ...approvalCard, id: "g", kind: "generic", toolName: null, args: null, toolCallId: null }, { ...approvalCard, id: "u", kind: "unbound", canResolve: false, toolCallId: null }];
+    const pending = [
+      { ...approvalCard, toolCallId: null },
+      { ...approvalCard, id: "g", kind: "generic", toolName: null, args: null, toolCallId: null },
+      { ...approvalCard, id: "u", kind: "unbound", canResolve: false, toolCallId: null },
+    ];
     const view = mount(new FakeModel({ status: "interrupted", items, pending }));
     click(view.get("pp-tool-call").querySelector("summary")!);
     const debug = view.get("pp-debug") as HTMLDetailsElement;
@@ -154,7 +195,10 @@ describe("words for people", () => {
       debug.open = true;
       debug.dispatchEvent(new Event("toggle"));
     });
-    expect(view.qa("pp-answered").map((li) => li.textContent)).toEqual([expect.stringContaining("Approval at delete_file: answered"), expect.stringContaining("Input needed at delete_file: answered")]);
+    expect(view.qa("pp-answered").map((li) => li.textContent)).toEqual([
+      expect.stringContaining("Approval at delete_file: answered"),
+      expect.stringContaining("Input needed at delete_file: answered"),
+    ]);
     expect(view.el.textContent).not.toMatch(/tool-approval|generic|unbound|Resume data|resume/i);
     expect(view.get("pp-status").textContent).toBe("Waiting for an answer");
     expect(view.get("pp-pending-jump").textContent).toContain("3 pending");

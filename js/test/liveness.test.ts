@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
 import { act } from "preact/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
 import { DISCONNECTED_CLASS, watchKernel } from "../src/kernel/liveness";
 import { approvalCard, click, FakeModel, flushMicrotasks, initialize, isDisabled, mount, widgetOf, within } from "./helpers";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EMPHASIS_MS, linkTarget, markdown, MAX_CHARS, MAX_ELEMENTS } from "../src/lib/markdown";
+import { EMPHASIS_MS, linkTarget, MAX_CHARS, MAX_ELEMENTS, markdown } from "../src/lib/markdown";
 import { click, FakeModel, initialize, mount } from "./helpers";
 
 afterEach(() => {
@@ -129,7 +129,12 @@ describe("markdown", () => {
 
   it("shows a fallback as plain text with its markers, and the rest of the view stays", () => {
     const deep = `${"> ".repeat(2_000)} deep \u202Eevil`;
-    const model = new FakeModel({ items: [{ type: "user", text: deep }, { type: "assistant", text: "**fine**", tool_calls: [] }] });
+    const model = new FakeModel({
+      items: [
+        { type: "user", text: deep },
+        { type: "assistant", text: "**fine**", tool_calls: [] },
+      ],
+    });
     const view = mount(model);
     const [first, second] = view.qa("pp-item");
     expect(first!.querySelector('[data-testid="pp-plain-note"]')).not.toBeNull();

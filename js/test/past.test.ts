@@ -41,16 +41,33 @@ describe("the run as it was at a step", () => {
   it("shows a pause with the arguments edited before it", () => {
     const edited = finished.map((item) =>
       item.type === "tool" && item.id === "c-refund"
-        ? { ...item, interrupts: [
-            { ...item.interrupts![0]!, id: "bp2", kind: "breakpoint", created_at: T(1.35), resolution: { type: "resume", data: { action: "edit", args: { cents: 40 } }, at: T(1.38) } },
-            ...item.interrupts!,
-          ] }
+        ? {
+            ...item,
+            interrupts: [
+              {
+                ...item.interrupts![0]!,
+                id: "bp2",
+                kind: "breakpoint",
+                created_at: T(1.35),
+                resolution: { type: "resume", data: { action: "edit", args: { cents: 40 } }, at: T(1.38) },
+              },
+              ...item.interrupts!,
+            ],
+          }
         : item,
     ) as Item[];
     const all = stepsOf(edited);
-    const atBreakpoint = stateAt(edited, all, all.findIndex((s) => s.kind === "breakpoint" && s.label === "refund"));
+    const atBreakpoint = stateAt(
+      edited,
+      all,
+      all.findIndex((s) => s.kind === "breakpoint" && s.label === "refund"),
+    );
     expect(atBreakpoint.cards[0]!.args).toEqual({ cents: 500 });
-    const atApproval = stateAt(edited, all, all.findIndex((s) => s.kind === "wait"));
+    const atApproval = stateAt(
+      edited,
+      all,
+      all.findIndex((s) => s.kind === "wait"),
+    );
     expect(atApproval.cards.map((c) => [c.id, c.args])).toEqual([["ap", { cents: 40 }]]);
   });
 
@@ -80,14 +97,25 @@ describe("the run as it was at a step", () => {
   it("settles a rejected call at its rejection when it never ran", () => {
     const rejected = finished.map((item) =>
       item.type === "tool" && item.id === "c-refund"
-        ? { ...item, status: "rejected", result: null, started_at: null, ended_at: null, error: { name: "Rejected", message: "no" },
-            interrupts: [{ ...item.interrupts![0]!, resolution: { type: "reject", error: { name: "Rejected", message: "no" }, at: T(3) } }] }
+        ? {
+            ...item,
+            status: "rejected",
+            result: null,
+            started_at: null,
+            ended_at: null,
+            error: { name: "Rejected", message: "no" },
+            interrupts: [{ ...item.interrupts![0]!, resolution: { type: "reject", error: { name: "Rejected", message: "no" }, at: T(3) } }],
+          }
         : item,
     ) as Item[];
     const all = stepsOf(rejected);
     const last = stateAt(rejected, all, all.length - 1);
     expect(tool(last.items, "c-refund")!.status).toBe("rejected");
-    const waiting = stateAt(rejected, all, all.findIndex((s) => s.kind === "wait"));
+    const waiting = stateAt(
+      rejected,
+      all,
+      all.findIndex((s) => s.kind === "wait"),
+    );
     expect(tool(waiting.items, "c-refund")!.status).toBe("interrupted");
   });
 

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  keepRunViewsInNotebook,
-  mergeState,
-  OUR_ID,
-  STATE_MIMETYPE,
-  VIEW_MIMETYPE,
-  type ModelEntry,
-  type WidgetState,
-} from "../src/kernel/persist";
+import { keepRunViewsInNotebook, type ModelEntry, mergeState, OUR_ID, STATE_MIMETYPE, VIEW_MIMETYPE, type WidgetState } from "../src/kernel/persist";
 import { FakeModel } from "./helpers";
 
 const run = (status: string, layout = "L1"): ModelEntry => ({

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
 import { act } from "preact/test-utils";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Item } from "../src/types";
 import { click, FakeModel, flushMicrotasks, initialize, mount, within } from "./helpers";
 
@@ -10,7 +10,15 @@ afterEach(() => {
 
 const transcript: Item[] = [
   { type: "user", text: "Clean up **tmp**" },
-  { type: "assistant", text: "Sure.", tool_calls: [{ id: "c1", name: "list_files", input: {} }, { id: "c2", name: "delete_file", input: { path: "a" } }, { id: "c3", name: "later", input: {} }] },
+  {
+    type: "assistant",
+    text: "Sure.",
+    tool_calls: [
+      { id: "c1", name: "list_files", input: {} },
+      { id: "c2", name: "delete_file", input: { path: "a" } },
+      { id: "c3", name: "later", input: {} },
+    ],
+  },
   { type: "tool", id: "c1", name: "list_files", input: {}, status: "succeeded", result: ["a", "b"], error: null, interrupts: [] },
   {
     type: "tool",
@@ -66,7 +74,13 @@ describe("header", () => {
   });
 
   it("shows interrupted with the number of pending interrupts", () => {
-    const model = new FakeModel({ status: "interrupted", pending: [{ id: "a", kind: "unbound", canResolve: false, message: "m" }, { id: "b", kind: "unbound", canResolve: false, message: "n" }] });
+    const model = new FakeModel({
+      status: "interrupted",
+      pending: [
+        { id: "a", kind: "unbound", canResolve: false, message: "m" },
+        { id: "b", kind: "unbound", canResolve: false, message: "n" },
+      ],
+    });
     const view = mount(model);
     expect(view.get("pp-status").textContent).toContain("Waiting for an answer");
     expect(view.get("pp-pending-jump").textContent).toContain("2 pending");
@@ -173,8 +187,26 @@ describe("transcript", () => {
   it("marks a pending history entry and opens an interrupted call", () => {
     const items: Item[] = [
       {
-        type: "tool", id: "c9", name: "ask", input: {}, status: "interrupted", result: null, error: null,
-        interrupts: [{ id: "i9", kind: "generic", message: "Which?", data: null, state: null, response_schema: null, created_at: null, expires_at: null, resolution: null }],
+        type: "tool",
+        id: "c9",
+        name: "ask",
+        input: {},
+        status: "interrupted",
+        result: null,
+        error: null,
+        interrupts: [
+          {
+            id: "i9",
+            kind: "generic",
+            message: "Which?",
+            data: null,
+            state: null,
+            response_schema: null,
+            created_at: null,
+            expires_at: null,
+            resolution: null,
+          },
+        ],
       },
     ];
     const view = mount(new FakeModel({ items }));
@@ -205,7 +237,11 @@ describe("transcript", () => {
       expect(view.qa("pp-item").map((i) => i.dataset.type)).toEqual(["user", "assistant"]);
       expect(view.get("pp-tool-call").dataset.status).toBe("running");
     }
-    model.message({ type: "items", start: 2, items: [{ type: "tool", id: "c1", name: "search", input: { q: "x" }, status: "succeeded", result: "found", error: null, interrupts: [] }] });
+    model.message({
+      type: "items",
+      start: 2,
+      items: [{ type: "tool", id: "c1", name: "search", input: { q: "x" }, status: "succeeded", result: "found", error: null, interrupts: [] }],
+    });
     for (const view of [a, b]) {
       expect(view.qa("pp-tool-call")).toHaveLength(1);
       expect(view.get("pp-tool-call").dataset.status).toBe("succeeded");

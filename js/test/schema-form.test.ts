@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildValue, checkForm, describeSchema, initialRaw, type Field } from "../src/lib/schema-form";
+import { buildValue, checkForm, describeSchema, type Field, initialRaw } from "../src/lib/schema-form";
 import { checkJsonText, compileSchema, errorsByPath } from "../src/lib/validation";
 
 const schema = {
@@ -84,7 +84,9 @@ describe("describeSchema", () => {
     expect(describeSchema({ type: "object", properties: { a: { $ref: "#/$defs/Missing" } } })).toBeNull();
     expect(describeSchema({ type: "object", properties: { a: { $ref: "https://example.org/s.json" } } })).toBeNull();
     expect(describeSchema({ type: "object", additionalProperties: { type: "string" } })).toBeNull();
-    expect(describeSchema({ type: "object", properties: { rows: { type: "array", items: { type: "object", properties: { x: { type: "string" } } } } } })).toBeNull();
+    expect(
+      describeSchema({ type: "object", properties: { rows: { type: "array", items: { type: "object", properties: { x: { type: "string" } } } } } }),
+    ).toBeNull();
     const recursive = { $defs: { Node: { type: "object", properties: { child: { $ref: "#/$defs/Node" } } } }, $ref: "#/$defs/Node" };
     expect(describeSchema(recursive)).toBeNull();
   });
@@ -156,7 +158,10 @@ describe("validation", () => {
   });
 
   it("checks the numeric formats, in nested fields too", () => {
-    const v = compileSchema({ type: "object", properties: { n: { type: "integer", format: "int32" }, rows: { type: "array", items: { type: "number", format: "int64" } } } });
+    const v = compileSchema({
+      type: "object",
+      properties: { n: { type: "integer", format: "int32" }, rows: { type: "array", items: { type: "number", format: "int64" } } },
+    });
     expect(v).not.toBeInstanceOf(Error);
     const check = (value: unknown) => errorsByPath((v as any).validate(value));
     expect(check({ n: 7, rows: [1, 2] })).toEqual({});

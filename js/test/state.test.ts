@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyMessage, spliceItems, streamingText, STREAMING_KEY } from "../src/kernel/state";
 import { problemPath } from "../src/kernel/protocol";
+import { applyMessage, STREAMING_KEY, spliceItems, streamingText } from "../src/kernel/state";
 import type { Item } from "../src/types";
 import { FakeModel, initialize } from "./helpers";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeModel, click, initialize, mount } from "./helpers";
+import { click, FakeModel, initialize, mount } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
@@ -55,8 +55,14 @@ describe("a cancelled tool call", () => {
       items: [
         { type: "assistant", text: "", tool_calls: [{ id: "c1", name: "refund", input: {} }] },
         {
-          type: "tool", id: "c1", name: "refund", input: {}, status: "cancelled", result: null,
-          error: { name: "Cancelled", message: "The run was cancelled by the user." }, interrupts: [],
+          type: "tool",
+          id: "c1",
+          name: "refund",
+          input: {},
+          status: "cancelled",
+          result: null,
+          error: { name: "Cancelled", message: "The run was cancelled by the user." },
+          interrupts: [],
         },
       ],
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasHidden, jsonHasHidden, MAX_MARKERS, markerText, revealText, segments, SPACE_RUN } from "../src/lib/unicode";
+import { hasHidden, jsonHasHidden, MAX_MARKERS, markerText, revealText, SPACE_RUN, segments } from "../src/lib/unicode";
 
 describe("hidden characters", () => {
   it("marks bidi overrides and isolates instead of letting them act", () => {
@@ -9,9 +9,21 @@ describe("hidden characters", () => {
   });
 
   it.each([
-    ["\u200B", "U+200B"], ["\u200C", "U+200C"], ["\u200D", "U+200D"], ["\u2060", "U+2060"], ["\uFEFF", "U+FEFF"],
-    ["\u200E", "U+200E"], ["\u200F", "U+200F"], ["\u061C", "U+061C"], ["\u2028", "U+2028"], ["\u2029", "U+2029"],
-    ["\u00AD", "U+00AD"], ["\u{E0041}", "U+E0041"], ["\u0007", "U+0007"], ["\u0085", "U+0085"], ["\u3164", "U+3164"],
+    ["\u200B", "U+200B"],
+    ["\u200C", "U+200C"],
+    ["\u200D", "U+200D"],
+    ["\u2060", "U+2060"],
+    ["\uFEFF", "U+FEFF"],
+    ["\u200E", "U+200E"],
+    ["\u200F", "U+200F"],
+    ["\u061C", "U+061C"],
+    ["\u2028", "U+2028"],
+    ["\u2029", "U+2029"],
+    ["\u00AD", "U+00AD"],
+    ["\u{E0041}", "U+E0041"],
+    ["\u0007", "U+0007"],
+    ["\u0085", "U+0085"],
+    ["\u3164", "U+3164"],
   ])("marks %j as %s", (char, code) => {
     expect(revealText(`key${char}name`)).toBe(`key⟦${code}⟧name`);
     expect(hasHidden(`key${char}name`)).toBe(true);

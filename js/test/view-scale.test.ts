@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Item, ToolItem } from "../src/types";
-import { callTitle, fieldLabel, humanize, keyArguments } from "../src/lib/labels";
 import { STEP, WINDOW } from "../src/components/Transcript";
+import { callTitle, fieldLabel, humanize, keyArguments } from "../src/lib/labels";
+import type { Item, ToolItem } from "../src/types";
 import { approvalCard, click, FakeModel, flushMicrotasks, initialize, mount, typeInto, within } from "./helpers";
 
 // Counts each time a tool call row is drawn, by call id.
@@ -103,12 +103,69 @@ describe("long transcripts", () => {
 describe("the card at its tool call", () => {
   const items: Item[] = [
     { type: "user", text: "refund both" },
-    { type: "assistant", text: "", tool_calls: [{ id: "call-1", name: "refund_order", input: { order_id: 42 } }, { id: "call-2", name: "refund_order", input: { order_id: 43 } }] },
-    { type: "tool", id: "call-1", name: "refund_order", input: { order_id: 42 }, status: "interrupted", result: null, error: null, interrupts: [{ id: "int-a", kind: "tool-approval", message: "Refund?", data: null, state: null, response_schema: null, created_at: null, expires_at: null, resolution: null }] },
-    { type: "tool", id: "call-2", name: "refund_order", input: { order_id: 43 }, status: "interrupted", result: null, error: null, interrupts: [{ id: "int-b", kind: "tool-approval", message: "Refund?", data: null, state: null, response_schema: null, created_at: null, expires_at: null, resolution: null }] },
+    {
+      type: "assistant",
+      text: "",
+      tool_calls: [
+        { id: "call-1", name: "refund_order", input: { order_id: 42 } },
+        { id: "call-2", name: "refund_order", input: { order_id: 43 } },
+      ],
+    },
+    {
+      type: "tool",
+      id: "call-1",
+      name: "refund_order",
+      input: { order_id: 42 },
+      status: "interrupted",
+      result: null,
+      error: null,
+      interrupts: [
+        {
+          id: "int-a",
+          kind: "tool-approval",
+          message: "Refund?",
+          data: null,
+          state: null,
+          response_schema: null,
+          created_at: null,
+          expires_at: null,
+          resolution: null,
+        },
+      ],
+    },
+    {
+      type: "tool",
+      id: "call-2",
+      name: "refund_order",
+      input: { order_id: 43 },
+      status: "interrupted",
+      result: null,
+      error: null,
+      interrupts: [
+        {
+          id: "int-b",
+          kind: "tool-approval",
+          message: "Refund?",
+          data: null,
+          state: null,
+          response_schema: null,
+          created_at: null,
+          expires_at: null,
+          resolution: null,
+        },
+      ],
+    },
   ];
   const cards = [
-    { ...approvalCard, id: "int-a", message: "Refund?", toolCallId: "call-1", toolName: "refund_order", args: { order_id: 42 }, inputSchema: { type: "object", properties: { order_id: { type: "integer" } } } },
+    {
+      ...approvalCard,
+      id: "int-a",
+      message: "Refund?",
+      toolCallId: "call-1",
+      toolName: "refund_order",
+      args: { order_id: 42 },
+      inputSchema: { type: "object", properties: { order_id: { type: "integer" } } },
+    },
     { ...approvalCard, id: "int-b", message: "Refund?", toolCallId: "call-2", toolName: "refund_order", args: { order_id: 43 }, inputSchema: null },
   ];
 
@@ -180,9 +237,15 @@ describe("the card at its tool call", () => {
     click(within(card).get("pp-approve"));
     await model.respond({
       ok: false,
-      error: { name: "InvalidResolutionError", message: "The edited arguments do not fit.", problems: [{ path: "$.editedArgs.order_id", message: "no such order" }] },
+      error: {
+        name: "InvalidResolutionError",
+        message: "The edited arguments do not fit.",
+        problems: [{ path: "$.editedArgs.order_id", message: "no such order" }],
+      },
     });
-    const beside = within(card).qa("pp-field-error").find((e) => e.dataset.path === "order_id");
+    const beside = within(card)
+      .qa("pp-field-error")
+      .find((e) => e.dataset.path === "order_id");
     expect(beside?.textContent).toContain("no such order");
     view.cleanup();
     dispose();
@@ -190,9 +253,28 @@ describe("the card at its tool call", () => {
 
   it("after approving with edits, shows the arguments the call ran with and the model's original on demand", () => {
     const ran: Item[] = [
-      { type: "tool", id: "c1", name: "refund_order", input: { order_id: 42 }, status: "failed", result: null, error: { name: "E", message: "x" },
-        interrupts: [{ id: "i", kind: "tool-approval", message: "Refund?", data: null, state: null, response_schema: null, created_at: null, expires_at: null,
-          resolution: { type: "resume", data: { approved: true, editedArgs: { order_id: 7 } }, at: "2025-01-01T00:00:00Z" } }] },
+      {
+        type: "tool",
+        id: "c1",
+        name: "refund_order",
+        input: { order_id: 42 },
+        status: "failed",
+        result: null,
+        error: { name: "E", message: "x" },
+        interrupts: [
+          {
+            id: "i",
+            kind: "tool-approval",
+            message: "Refund?",
+            data: null,
+            state: null,
+            response_schema: null,
+            created_at: null,
+            expires_at: null,
+            resolution: { type: "resume", data: { approved: true, editedArgs: { order_id: 7 } }, at: "2025-01-01T00:00:00Z" },
+          },
+        ],
+      },
     ];
     const view = mount(new FakeModel({ items: ran }));
     expect(view.get("pp-tool-input").textContent).toContain('"order_id": 7');
@@ -203,9 +285,28 @@ describe("the card at its tool call", () => {
 
   it("after arguments edited at a breakpoint, shows those the call ran with", () => {
     const ran: Item[] = [
-      { type: "tool", id: "c1", name: "refund", input: { cents: 12000 }, status: "failed", result: null, error: { name: "E", message: "x" },
-        interrupts: [{ id: "b", kind: "breakpoint", message: "Breakpoint", data: null, state: null, response_schema: null, created_at: null, expires_at: null,
-          resolution: { type: "resume", data: { action: "edit", args: { cents: 500 } }, at: "2025-01-01T00:00:00Z" } }] },
+      {
+        type: "tool",
+        id: "c1",
+        name: "refund",
+        input: { cents: 12000 },
+        status: "failed",
+        result: null,
+        error: { name: "E", message: "x" },
+        interrupts: [
+          {
+            id: "b",
+            kind: "breakpoint",
+            message: "Breakpoint",
+            data: null,
+            state: null,
+            response_schema: null,
+            created_at: null,
+            expires_at: null,
+            resolution: { type: "resume", data: { action: "edit", args: { cents: 500 } }, at: "2025-01-01T00:00:00Z" },
+          },
+        ],
+      },
     ];
     const view = mount(new FakeModel({ items: ran }));
     expect(view.get("pp-tool-input").textContent).toContain('"cents": 500');

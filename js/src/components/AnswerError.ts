@@ -17,7 +17,13 @@ const ERROR_TITLES: Record<string, string> = {
  * answer a form edits, so `$.editedArgs.x` reads as `x`. `inline` sits in a line of
  * controls (the header's Stop) with its own `className`.
  */
-export function AnswerError({ error, within = "", testid = "pp-card-error", inline = false, className = "pp-card-error" }: {
+export function AnswerError({
+  error,
+  within = "",
+  testid = "pp-card-error",
+  inline = false,
+  className = "pp-card-error",
+}: {
   error: ResponseError;
   within?: string;
   testid?: string;
@@ -26,15 +32,17 @@ export function AnswerError({ error, within = "", testid = "pp-card-error", inli
 }) {
   const problems = Array.isArray(error.problems) ? error.problems : [];
   const body = html`<strong>${ERROR_TITLES[error.name] ?? `${error.name}:`}</strong> ${error.message}
-    ${problems.length > 0
-      ? html`<ul class="pp-problems">
+    ${
+      problems.length > 0
+        ? html`<ul class="pp-problems">
           ${problems.map((p) => {
             const full = problemPath(p.path);
             const path = within && full.startsWith(`${within}.`) ? full.slice(within.length + 1) : full;
             return html`<li data-testid="pp-problem" data-path=${path}><code>${path || "(answer)"}</code>: ${p.message}</li>`;
           })}
         </ul>`
-      : null}`;
+        : null
+    }`;
   return inline
     ? html`<span class=${className} role="alert" data-testid=${testid} data-error=${error.name}>${body}</span>`
     : html`<div class=${className} role="alert" data-testid=${testid} data-error=${error.name}>${body}</div>`;

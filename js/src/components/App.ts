@@ -1,18 +1,18 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import { useFrameModelValue, useModelValue } from "../lib/hooks";
+import { useKernelGone } from "../kernel/liveness";
 import { STREAMING_KEY } from "../kernel/state";
+import { cardKey } from "../lib/card-key";
+import { useFrameModelValue, useModelValue } from "../lib/hooks";
 import type { Item, Model } from "../types";
 import { Boundary } from "./Boundary";
 import { BreakpointCard } from "./BreakpointCard";
 import { Card } from "./Card";
 import { DebugPanel } from "./DebugPanel";
 import { Header } from "./Header";
-import { ModelPause } from "./ModelPause";
 import { KernelGone } from "./KernelGone";
-import { useKernelGone } from "../kernel/liveness";
+import { ModelPause } from "./ModelPause";
 import { cardsByCall, Transcript } from "./Transcript";
-import { cardKey } from "../lib/card-key";
 
 /** The ids of every tool call the transcript shows a row for. */
 function callIds(items: readonly Item[]): Set<string> {
@@ -41,7 +41,10 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   // A card is drawn at its tool call; the others (another producer's, or one whose call
   // has not arrived yet) below the transcript.
   const placed = useMemo(() => cardsByCall(pending), [pending]);
-  const inTranscript = useMemo(() => pending.filter((c) => c.kind !== "breakpoint" && ids.has(c.toolCallId ?? "") && placed.get(c.toolCallId ?? "") === c), [pending, ids, placed]);
+  const inTranscript = useMemo(
+    () => pending.filter((c) => c.kind !== "breakpoint" && ids.has(c.toolCallId ?? "") && placed.get(c.toolCallId ?? "") === c),
+    [pending, ids, placed],
+  );
   const apart = pending.filter((c) => !inTranscript.includes(c));
 
   return html`<div class="pp-root">
@@ -55,14 +58,16 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
     </${Boundary}>
     ${status === "paused" ? html`<${ModelPause} readOnly=${gone} />` : null}
     <${Boundary} value=${items} label="debug panel"><${DebugPanel} model=${model} items=${items} readOnly=${gone} /></${Boundary}>
-    ${apart.length > 0
-      ? html`<section class="pp-cards" aria-label="Pending interrupts">
+    ${
+      apart.length > 0
+        ? html`<section class="pp-cards" aria-label="Pending interrupts">
           ${apart.map(
             (card) => html`<${Boundary} key=${cardKey(card)} value=${card} label="card">
               <${card.kind === "breakpoint" ? BreakpointCard : Card} card=${card} readOnly=${gone} />
             </${Boundary}>`,
           )}
         </section>`
-      : null}
+        : null
+    }
   </div>`;
 }

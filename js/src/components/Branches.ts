@@ -1,9 +1,9 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { argsBefore, decisionOf, decisionWords } from "../lib/answers";
-import { kindTitle } from "../lib/labels";
 import { branches } from "../kernel/protocol";
 import { useKernel } from "../kernel/requests";
+import { argsBefore, decisionOf, decisionWords } from "../lib/answers";
+import { kindTitle } from "../lib/labels";
 import type { ForkInfo, Item, JsonObject, Resolution, ResponseError, RunStatus } from "../types";
 import { Transcript } from "./Transcript";
 
@@ -42,7 +42,19 @@ export function answerText(kind: string, answer: Resolution | null, before: Json
   return decision ? decisionWords(decision) : "Not answered yet";
 }
 
-function BranchColumn({ which, title, branch, kind, before }: { which: "parent" | "fork"; title: string; branch: Branch; kind: string; before: JsonObject | null }) {
+function BranchColumn({
+  which,
+  title,
+  branch,
+  kind,
+  before,
+}: {
+  which: "parent" | "fork";
+  title: string;
+  branch: Branch;
+  kind: string;
+  before: JsonObject | null;
+}) {
   return html`<section class="pp-branch" data-testid="pp-branch" data-branch=${which} aria-label=${title}>
     <h4 class="pp-branch-title">${title} <code class="pp-muted">${branch.runId}</code></h4>
     <p class=${`pp-branch-answer pp-branch-answer-${branch.answer?.type ?? "pending"}`} data-testid="pp-branch-answer">
@@ -61,12 +73,7 @@ function BranchColumn({ which, title, branch, kind, before }: { which: "parent" 
  * there and what followed. Asked of the kernel when shown, again whenever either run
  * moves, and on Refresh.
  */
-export function Branches({ fork, index, items, readOnly = false }: {
-  fork: ForkInfo;
-  index: number;
-  items: Item[];
-  readOnly?: boolean;
-}) {
+export function Branches({ fork, index, items, readOnly = false }: { fork: ForkInfo; index: number; items: Item[]; readOnly?: boolean }) {
   const kernel = useKernel();
   const [value, setValue] = useState<BranchesValue | null>(null);
   const [error, setError] = useState<ResponseError | null>(null);
@@ -92,18 +99,24 @@ export function Branches({ fork, index, items, readOnly = false }: {
 
   return html`<div class="pp-branches" data-testid="pp-branches" data-fork=${fork.runId} aria-busy=${loading ? "true" : "false"}>
     <div class="pp-branches-head">
-      <span>${value
-        ? html`From the ${value.kind === "breakpoint" ? "breakpoint" : kindTitle(value.kind).toLowerCase()} of <code>${value.toolName}</code>: ${value.message}`
-        : loading ? "Loading both branches…" : null}</span>
+      <span>${
+        value
+          ? html`From the ${value.kind === "breakpoint" ? "breakpoint" : kindTitle(value.kind).toLowerCase()} of <code>${value.toolName}</code>: ${value.message}`
+          : loading
+            ? "Loading both branches…"
+            : null
+      }</span>
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-branches-refresh" disabled=${loading || readOnly}
         onClick=${() => void load()}>Refresh</button>
     </div>
     ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}
-    ${value
-      ? html`<div class="pp-branches-columns">
+    ${
+      value
+        ? html`<div class="pp-branches-columns">
           <${BranchColumn} which="parent" title="This run" branch=${value.parent} kind=${value.kind} before=${argsBefore(items, value.interruptId)} />
           <${BranchColumn} which="fork" title=${`Fork ${index}`} branch=${value.fork} kind=${value.kind} before=${argsBefore(items, value.interruptId)} />
         </div>`
-      : null}
+        : null
+    }
   </div>`;
 }

@@ -1,15 +1,15 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { useUniqueId } from "../lib/hooks";
 import { resume } from "../kernel/protocol";
-import type { Json, PendingCard } from "../types";
 import { useAnswer } from "../kernel/use-answer";
+import { useUniqueId } from "../lib/hooks";
+import type { Json, PendingCard } from "../types";
 import { AnswerError } from "./AnswerError";
-import type { EditorState } from "./JsonEditor";
 import { JsonBlock } from "./JsonBlock";
+import type { EditorState } from "./JsonEditor";
 import { previewOf, TooLargeToEdit } from "./Preview";
-import { AnswerEditor } from "./SchemaForm";
 import { Revealed } from "./Revealed";
+import { AnswerEditor } from "./SchemaForm";
 
 /** A breakpoint: a debugging pause before an action, answered with Continue, Step,
  * Skip or Edit arguments (the answer is `{action, args?}`; see pausepoint.run._debug). */
@@ -48,8 +48,9 @@ export function BreakpointCard({ card, readOnly: offline = false }: { card: Pend
     <p class="pp-card-message"><${Revealed} text=${card.message} /></p>
     <div class="pp-card-body">
       <p class="pp-tool-line">Before <code class="pp-tool-name"><${Revealed} text=${card.toolName ?? "(unnamed)"} /></code></p>
-      ${editing
-        ? html`<${AnswerEditor}
+      ${
+        editing
+          ? html`<${AnswerEditor}
             idPrefix=${`${idPrefix}-args`}
             schema=${card.inputSchema}
             initial=${card.args ?? {}}
@@ -65,14 +66,15 @@ export function BreakpointCard({ card, readOnly: offline = false }: { card: Pend
             </div>`}
             onSubmit=${(value: Json) => send({ action: "edit", args: value })}
           />`
-        : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" /><${TooLargeToEdit} value=${card.args} />
+          : html`<${JsonBlock} label="Arguments" value=${card.args ?? {}} testid="pp-args" /><${TooLargeToEdit} value=${card.args} />
             <div class="pp-actions">
               ${button("Continue", "continue", "pp-debug-continue", true)}
               ${button("Step", "step", "pp-debug-step")}
               ${button("Skip", "skip", "pp-debug-skip")}
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-debug-edit" disabled=${disabled || previewOf(card.args) !== null}
                 onClick=${() => setEditing(true)}>Edit arguments</button>
-            </div>`}
+            </div>`
+      }
     </div>
     ${error ? html`<${AnswerError} error=${error} within="args" />` : null}
   </article>`;

@@ -1,20 +1,20 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { formatDuration, useNow, useUniqueId } from "../lib/hooks";
 import { problemPath, reject, resume } from "../kernel/protocol";
 import type { Kernel, Outcome } from "../kernel/requests";
-import type { Json, PendingCard } from "../types";
 import { useAnswer } from "../kernel/use-answer";
-import { AnswerError } from "./AnswerError";
-import type { EditorState } from "./JsonEditor";
-import { JsonBlock } from "./JsonBlock";
-import { previewOf, TooLargeToEdit } from "./Preview";
-import { AnswerEditor } from "./SchemaForm";
-import { callTitle, KIND_TITLES } from "../lib/labels";
 import { moveFocusAfterAnswer } from "../lib/focus";
+import { formatDuration, useNow, useUniqueId } from "../lib/hooks";
+import { callTitle, KIND_TITLES } from "../lib/labels";
 import { revealText } from "../lib/unicode";
+import type { Json, PendingCard } from "../types";
+import { AnswerError } from "./AnswerError";
+import { JsonBlock } from "./JsonBlock";
+import type { EditorState } from "./JsonEditor";
+import { previewOf, TooLargeToEdit } from "./Preview";
 import { cardHasHidden, HiddenWarning, Revealed } from "./Revealed";
+import { AnswerEditor } from "./SchemaForm";
 
 function RejectControls({ idPrefix, disabled, onReject }: { idPrefix: string; disabled: boolean; onReject: (reason: string | null) => void }) {
   const [reason, setReason] = useState("");
@@ -49,7 +49,6 @@ function Countdown({ remaining }: { remaining: number }) {
   </span>`;
 }
 
-
 function sameJson(a: Json | undefined, b: Json | undefined): boolean {
   const canonical = (value: Json | undefined): string =>
     JSON.stringify(value, (_key, v: unknown) =>
@@ -79,11 +78,13 @@ function Arguments({ card }: { card: PendingCard }) {
   // Previews of large values (see Preview.ts) cannot be compared here.
   const differs = previewOf(card.validatedArgs) === null && previewOf(raw) === null && !sameJson(card.validatedArgs, raw);
   return html`<${JsonBlock} label="Arguments (as the action will receive them)" value=${card.validatedArgs} testid="pp-args" />
-    ${differs
-      ? html`<p class="pp-help pp-args-differ" data-testid="pp-args-differ">
+    ${
+      differs
+        ? html`<p class="pp-help pp-args-differ" data-testid="pp-args-differ">
           These differ from what the model wrote: values converted to the action's types, defaults filled in.
         </p>`
-      : null}
+        : null
+    }
     <details class="pp-model-args" data-testid="pp-model-args">
       <summary>The model's input${differs ? " (differs)" : ""}</summary>
       <${JsonBlock} label="Arguments as the model wrote them" value=${raw} testid="pp-raw-args" />
@@ -159,8 +160,9 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
       disabled=${disabled || previewOf(card.args) !== null} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
     const actions = (state: EditorState | null) => html`<div class="pp-actions">${approveButton(state)} ${editToggle} ${rejectControls}</div>`;
     body = html`<div class="pp-card-body">
-      ${editing
-        ? html`<${AnswerEditor}
+      ${
+        editing
+          ? html`<${AnswerEditor}
             idPrefix=${`${idPrefix}-args`}
             schema=${card.inputSchema}
             initial=${(previewOf(card.validatedArgs) === null ? card.validatedArgs : null) ?? card.args ?? {}}
@@ -170,7 +172,8 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
             actions=${(state: EditorState) => actions(state)}
             onSubmit=${(value: Json) => onResume({ approved: true, editedArgs: value })}
           />`
-        : html`<${Arguments} card=${card} /><${TooLargeToEdit} value=${card.args} />${actions(null)}`}
+          : html`<${Arguments} card=${card} /><${TooLargeToEdit} value=${card.args} />${actions(null)}`
+      }
     </div>`;
   } else if (card.responseSchema) {
     body = html`<div class="pp-card-body">
@@ -222,7 +225,7 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
     aria-busy=${phase === "sending" ? "true" : "false"}
   >
     <div class="pp-card-head">
-      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? KIND_TITLES[card.kind] ?? "Interrupt" : "Not answerable here"}</span>
+      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? (KIND_TITLES[card.kind] ?? "Interrupt") : "Not answerable here"}</span>
       ${card.toolName ? html`<span class="pp-card-title" data-testid="pp-card-title"><${Revealed} text=${callTitle(card.toolName, card.args)} /></span>` : null}
       ${expiring ? html`<${Countdown} remaining=${remaining} />` : null}
       ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}

@@ -1,12 +1,12 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
-import { useModelValue } from "../lib/hooks";
-import { stepsOf } from "../lib/past";
 import { fork, modelRequest } from "../kernel/protocol";
-import { useKernel, type Kernel } from "../kernel/requests";
-import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
+import { type Kernel, useKernel } from "../kernel/requests";
+import { useModelValue } from "../lib/hooks";
 import { kindTitle } from "../lib/labels";
+import { stepsOf } from "../lib/past";
+import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
 import { Branches, STATUS_WORDS } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
 import { Revealed } from "./Revealed";
@@ -58,13 +58,17 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   // A long run has a turn per model request: the lists show their last rows.
   const turns = tail(
     items.flatMap((item) => (item.type === "assistant" ? [item] : [])).map((item, turn) => ({ item, turn })),
-    turnRows, () => setTurnRows(turnRows + LIST_ROWS * 10), "turns",
+    turnRows,
+    () => setTurnRows(turnRows + LIST_ROWS * 10),
+    "turns",
   );
   const answered = tail(
     items.flatMap((item) =>
       item.type === "tool" ? ((item as ToolItem).interrupts ?? []).filter((e) => e.resolution).map((entry) => ({ tool: item as ToolItem, entry })) : [],
     ),
-    answeredRows, () => setAnsweredRows(answeredRows + LIST_ROWS * 10), "answers",
+    answeredRows,
+    () => setAnsweredRows(answeredRows + LIST_ROWS * 10),
+    "answers",
   );
 
   const ask = async (send: (kernel: Kernel) => ReturnType<typeof modelRequest>, onValue: (value: Json) => void) => {
@@ -86,28 +90,43 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     <ol class="pp-debug-turns" start=${turns.rows[0] ? turns.rows[0].turn + 1 : 1}>
       ${turns.rows.map(({ item, turn }) => {
         const call = item.type === "assistant" ? item.call : null;
-        const usage = call?.usage ? Object.entries(call.usage).map(([k, v]) => `${k} ${v}`).join(", ") : null;
+        const usage = call?.usage
+          ? Object.entries(call.usage)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(", ")
+          : null;
         return html`<li data-testid="pp-debug-turn" data-turn=${turn}>
           Turn ${turn}${call ? html` · <code>${call.model}</code> · ${seconds(call.started_at, call.ended_at) ?? ""}${usage ? ` · ${usage}` : ""}${call.finish_reason ? ` · ${call.finish_reason}` : ""}` : null}
           <button type="button" class="pp-button pp-button-quiet" data-testid="pp-show-request" disabled=${busy || readOnly}
-            onClick=${() => ask((k) => modelRequest(k, turn), (value) => setShown({ turn, value }))}>Show model request</button>
+            onClick=${() =>
+              ask(
+                (k) => modelRequest(k, turn),
+                (value) => setShown({ turn, value }),
+              )}>Show model request</button>
         </li>`;
       })}
     </ol>
     ${shown ? html`<div data-testid="pp-model-request"><${JsonBlock} label=${`Model request, turn ${shown.turn}`} value=${shown.value} /></div>` : null}
-    ${answered.rows.length > 0
-      ? html`${answered.button}<ul class="pp-debug-answered">
+    ${
+      answered.rows.length > 0
+        ? html`${answered.button}<ul class="pp-debug-answered">
           ${answered.rows.map(
             ({ tool, entry }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id}>
               ${kindTitle(entry.kind)} at <code><${Revealed} text=${tool.name} /></code>: ${entry.resolution?.type === "reject" ? "rejected" : "answered"}
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-here" disabled=${busy || readOnly}
-                onClick=${() => ask((k) => fork(k, entry.id), () => undefined)}>Fork here</button>
+                onClick=${() =>
+                  ask(
+                    (k) => fork(k, entry.id),
+                    () => undefined,
+                  )}>Fork here</button>
             </li>`,
           )}
         </ul>`
-      : null}
-    ${forks.length > 0
-      ? html`<div class="pp-debug-forks" data-testid="pp-forks">
+        : null
+    }
+    ${
+      forks.length > 0
+        ? html`<div class="pp-debug-forks" data-testid="pp-forks">
           Forks (show one with <code>run.forks[i]</code>):
           <ul>${forks.map((f, i) => {
             const open = comparing === f.runId;
@@ -119,7 +138,8 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
             </li>`;
           })}</ul>
         </div>`
-      : null}
+        : null
+    }
     ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}
   </details>`;
 }

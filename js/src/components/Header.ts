@@ -1,9 +1,9 @@
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { formatDuration, useNow } from "../lib/hooks";
-import type { ErrorInfo, Item, RunStatus } from "../types";
 import { fullValue } from "../kernel/protocol";
 import { useKernel } from "../kernel/requests";
+import { formatDuration, useNow } from "../lib/hooks";
+import type { ErrorInfo, Item, RunStatus } from "../types";
 import { PREVIEW_KEY } from "./Preview";
 import { StopButton } from "./StopButton";
 
@@ -99,11 +99,13 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
       <span class="pp-status-label">${statusLabel(status, error)}</span>
       ${elapsed !== null ? html`<span class="pp-elapsed" data-testid="pp-elapsed" aria-hidden="true">${elapsed}</span>` : null}
     </div>
-    ${pendingCount > 0
-      ? html`<button type="button" class="pp-button pp-button-quiet pp-pending-jump" data-testid="pp-pending-jump" onClick=${goToFirstCard}>
+    ${
+      pendingCount > 0
+        ? html`<button type="button" class="pp-button pp-button-quiet pp-pending-jump" data-testid="pp-pending-jump" onClick=${goToFirstCard}>
           ${pendingCount} pending ↓
         </button>`
-      : null}
+        : null
+    }
     <div class="pp-header-right">
       ${running && kernel ? html`<${StopButton} />` : null}
       <span class="pp-run-id" title="Run id">run <code data-testid="pp-run-id">${runId}</code></span>

@@ -1,11 +1,11 @@
 import { html } from "htm/preact";
-import { useModelValue, formatTime } from "../lib/hooks";
 import { useKernelGone } from "../kernel/liveness";
 import { refresh } from "../kernel/protocol";
 import { useAnswer } from "../kernel/use-answer";
-import { AnswerError } from "./AnswerError";
-import type { InboxEntry, Model } from "../types";
 import { cardKey } from "../lib/card-key";
+import { formatTime, useModelValue } from "../lib/hooks";
+import type { InboxEntry, Model } from "../types";
+import { AnswerError } from "./AnswerError";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { KernelGone } from "./KernelGone";
@@ -50,8 +50,10 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
     </header>
     ${refreshing.error ? html`<${AnswerError} error=${refreshing.error} testid="pp-inbox-error" />` : null}
     ${gone ? html`<${KernelGone} />` : null}
-    ${entries.length === 0
-      ? html`<p class="pp-empty" data-testid="pp-inbox-empty">No run waits on a person.</p>`
-      : entries.map((entry) => html`<${InboxRun} key=${entry.runId} entry=${entry} readOnly=${gone} />`)}
+    ${
+      entries.length === 0
+        ? html`<p class="pp-empty" data-testid="pp-inbox-empty">No run waits on a person.</p>`
+        : entries.map((entry) => html`<${InboxRun} key=${entry.runId} entry=${entry} readOnly=${gone} />`)
+    }
   </div>`;
 }

@@ -30,7 +30,7 @@ export function JsonEditor(props: JsonEditorProps) {
   const [touched, setTouched] = useState(false);
   const check = useMemo(() => checkJsonText(text, validator, emptyMeans), [text, validator, emptyMeans]);
   const state: EditorState = { valid: check.valid, value: check.value };
-  const messages = touched ? check.errors : serverErrors ?? [];
+  const messages = touched ? check.errors : (serverErrors ?? []);
   const inputId = `${idPrefix}-json`;
   const errorId = `${idPrefix}-json-error`;
 
@@ -43,15 +43,19 @@ export function JsonEditor(props: JsonEditorProps) {
 
   return html`<div class="pp-json-editor">
       <label class="pp-label" for=${inputId}>${label}</label>
-      ${validator instanceof Error
-        ? html`<p class="pp-help">The schema could not be checked here (${validator.message}); the kernel checks the answer.</p>`
-        : null}
-      ${validator && !(validator instanceof Error) && validator.deferredPatterns.length > 0
-        ? html`<p class="pp-help pp-kernel-check" data-testid="pp-kernel-check">
+      ${
+        validator instanceof Error
+          ? html`<p class="pp-help">The schema could not be checked here (${validator.message}); the kernel checks the answer.</p>`
+          : null
+      }
+      ${
+        validator && !(validator instanceof Error) && validator.deferredPatterns.length > 0
+          ? html`<p class="pp-help pp-kernel-check" data-testid="pp-kernel-check">
             ${validator.deferredPatterns.length === 1 ? "A pattern" : `${validator.deferredPatterns.length} patterns`} of this schema could take too long to match here;
             the kernel checks ${validator.deferredPatterns.length === 1 ? "it" : "them"} when you send.
           </p>`
-        : null}
+          : null
+      }
       <textarea
         id=${inputId}
         class="pp-textarea"

@@ -1,6 +1,6 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import { markdown, type Fallback } from "../lib/markdown";
+import { type Fallback, markdown } from "../lib/markdown";
 import { Preview, previewOf } from "./Preview";
 import { Revealed } from "./Revealed";
 

@@ -7,8 +7,8 @@ import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { fullValue } from "../kernel/protocol";
 import { useKernel } from "../kernel/requests";
-import { Revealed } from "./Revealed";
 import type { Json } from "../types";
+import { Revealed } from "./Revealed";
 
 export const PREVIEW_KEY = "pausepoint:preview";
 
@@ -87,18 +87,22 @@ export function Preview({ preview }: { preview: PreviewInfo }) {
       <span class="pp-muted" data-testid="pp-preview-size">
         ${shown ? `All ${size}` : `Showing the first ${preview.text.length.toLocaleString("en-US")} characters of ${size}`}
       </span>
-      ${shown
-        ? null
-        : html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-preview-show-all"
+      ${
+        shown
+          ? null
+          : html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-preview-show-all"
             disabled=${kernel === null || fetched.state === "loading"} title=${offline}
-            onClick=${showAll}>${fetched.state === "loading" ? "Loading…" : `Show all (${size})`}</button>`}
+            onClick=${showAll}>${fetched.state === "loading" ? "Loading…" : `Show all (${size})`}</button>`
+      }
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-preview-copy"
         disabled=${kernel === null} title=${offline} onClick=${copy}>Copy</button>
       ${copied ? html`<span class="pp-muted" role="status" data-testid="pp-preview-copied">${copied}</span>` : null}
     </div>
-    ${fetched.state === "failed"
-      ? html`<p class="pp-card-error" role="alert" data-testid="pp-preview-error">Could not get the whole value: ${fetched.message}</p>`
-      : null}
+    ${
+      fetched.state === "failed"
+        ? html`<p class="pp-card-error" role="alert" data-testid="pp-preview-error">Could not get the whole value: ${fetched.message}</p>`
+        : null
+    }
   </div>`;
 }
 

@@ -1,7 +1,7 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import type { PendingCard, ToolItem } from "../types";
 import { hasHidden, jsonHasHidden, markerText, markerTitle, segments } from "../lib/unicode";
+import type { PendingCard, ToolItem } from "../types";
 
 /** Text with each hidden or direction-changing character shown as a marker instead of
  * acting (see lib/unicode.ts). `indented`: pretty-printed JSON, whose leading spaces are indentation. */
@@ -30,7 +30,11 @@ const cardScans = new WeakMap<PendingCard, boolean>();
 export function cardHasHidden(card: PendingCard): boolean {
   let found = cardScans.get(card);
   if (found === undefined) {
-    found = [card.toolName ?? "", card.message ?? "", card.readOnlyReason ?? ""].some(hasHidden) || jsonHasHidden(card.args ?? null) || jsonHasHidden(card.data ?? null) || jsonHasHidden(card.responseSchema ?? null);
+    found =
+      [card.toolName ?? "", card.message ?? "", card.readOnlyReason ?? ""].some(hasHidden) ||
+      jsonHasHidden(card.args ?? null) ||
+      jsonHasHidden(card.data ?? null) ||
+      jsonHasHidden(card.responseSchema ?? null);
     cardScans.set(card, found);
   }
   return found;

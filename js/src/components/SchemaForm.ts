@@ -1,23 +1,13 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
-import {
-  checkForm,
-  describeSchema,
-  emptyRow,
-  flattenFields,
-  initialRaw,
-  joinPath,
-  type Field,
-  type RawState,
-  type RawValue,
-} from "../lib/schema-form";
 import { own, withKey } from "../lib/own";
+import { checkForm, describeSchema, emptyRow, type Field, flattenFields, initialRaw, joinPath, type RawState, type RawValue } from "../lib/schema-form";
 import { compileSchema, type Validator } from "../lib/validation";
 import type { Json, JsonObject } from "../types";
 import { domId, FieldError, fieldTestId } from "./fields";
+import { type EditorState, JsonEditor } from "./JsonEditor";
 import { Revealed } from "./Revealed";
-import { JsonEditor, type EditorState } from "./JsonEditor";
 
 interface FormContext {
   idPrefix: string;
@@ -130,10 +120,25 @@ function renderField(field: Field, ctx: FormContext): VNode {
       ${rows.map((row, i) => {
         const rowPath = joinPath(field.path, i);
         return html`<div class="pp-array-row" key=${i}>
-          ${primitiveInput(item, rowPath, row, ctx, (v) => setRows(rows.map((r, j) => (j === i ? v : r)), rowPath), `${field.label} ${i + 1}`)}
+          ${primitiveInput(
+            item,
+            rowPath,
+            row,
+            ctx,
+            (v) =>
+              setRows(
+                rows.map((r, j) => (j === i ? v : r)),
+                rowPath,
+              ),
+            `${field.label} ${i + 1}`,
+          )}
           <button type="button" class="pp-button pp-button-quiet" data-testid=${`pp-remove-${rowPath}`} disabled=${ctx.disabled}
             aria-label=${`Remove ${field.label} ${i + 1}`}
-            onClick=${() => setRows(rows.filter((_, j) => j !== i), field.path)}>Remove</button>
+            onClick=${() =>
+              setRows(
+                rows.filter((_, j) => j !== i),
+                field.path,
+              )}>Remove</button>
           <${FieldError} id=${domId(`${ctx.idPrefix}-err`, rowPath)} path=${rowPath} messages=${ctx.errorsFor(rowPath)} />
         </div>`;
       })}
@@ -212,17 +217,22 @@ export function SchemaForm({ idPrefix, field, validator, initial, disabled, serv
     if (event.key !== "Enter" || event.isComposing || target.tagName === "TEXTAREA" || target.tagName === "BUTTON") return;
     event.preventDefault();
     if (check.valid && !disabled && check.value !== undefined) onSubmit(check.value);
-    else setTouched(new Set(flattenFields(field).map((f) => f.path).concat(Object.keys(check.errors))));
+    else
+      setTouched(
+        new Set(
+          flattenFields(field)
+            .map((f) => f.path)
+            .concat(Object.keys(check.errors)),
+        ),
+      );
   };
 
   const formErrors =
-    field.kind === "object" ? [...(own(check.errors, "") ?? []), ...(edited.has("") || !serverErrors ? [] : own(serverErrors, "") ?? [])] : [];
+    field.kind === "object" ? [...(own(check.errors, "") ?? []), ...(edited.has("") || !serverErrors ? [] : (own(serverErrors, "") ?? []))] : [];
   return html`<div class="pp-form" role="group" onKeyDown=${onKeyDown}>
       ${renderField(field, ctx)}
       <${FieldError} id=${`${idPrefix}-form-error`} path="" messages=${formErrors} />
-      ${hidden.length > 0
-        ? html`<p class="pp-help pp-form-hint" data-testid="pp-form-hint">Still needed: ${hidden.map((f) => f.label).join(", ")}</p>`
-        : null}
+      ${hidden.length > 0 ? html`<p class="pp-help pp-form-hint" data-testid="pp-form-hint">Still needed: ${hidden.map((f) => f.label).join(", ")}</p>` : null}
     </div>
     ${actions({ valid: check.valid, value: check.value })}`;
 }
@@ -249,9 +259,7 @@ export function AnswerEditor(props: AnswerEditorProps) {
     return html`<${SchemaForm} idPrefix=${props.idPrefix} field=${field} validator=${validator} initial=${props.initial}
       disabled=${props.disabled} serverErrors=${props.serverErrors} actions=${props.actions} onSubmit=${props.onSubmit} />`;
   }
-  const serverErrors = Object.entries(props.serverErrors ?? {}).flatMap(([path, messages]) =>
-    messages.map((m) => (path ? `${path}: ${m}` : m)),
-  );
+  const serverErrors = Object.entries(props.serverErrors ?? {}).flatMap(([path, messages]) => messages.map((m) => (path ? `${path}: ${m}` : m)));
   return html`<${JsonEditor} idPrefix=${props.idPrefix} label=${props.jsonLabel} initial=${props.initial} validator=${validator}
     emptyMeans=${props.emptyMeans} disabled=${props.disabled} serverErrors=${serverErrors} actions=${props.actions} onSubmit=${props.onSubmit} />`;
 }

@@ -2,7 +2,7 @@ import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
 import { formatTime, useUniqueId } from "../lib/hooks";
 import { callTitle, kindTitle } from "../lib/labels";
-import { stateAt, stepTitle, type PastState, type Step } from "../lib/past";
+import { type PastState, type Step, stateAt, stepTitle } from "../lib/past";
 import type { Item, PendingCard } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { Transcript } from "./Transcript";
@@ -36,9 +36,7 @@ function PastCard({ card }: { card: PendingCard }) {
 
 function Past({ past, index, total }: { past: PastState; index: number; total: number }) {
   const waiting = past.cards.length;
-  const label = past.status === "interrupted"
-    ? `Waiting for an answer: ${waiting} pending ${waiting === 1 ? "interrupt" : "interrupts"}`
-    : "Running";
+  const label = past.status === "interrupted" ? `Waiting for an answer: ${waiting} pending ${waiting === 1 ? "interrupt" : "interrupts"}` : "Running";
   return html`<section class="pp-past" data-testid="pp-past" aria-label=${`The run as it was at step ${index + 1} of ${total}`}>
     <p class="pp-past-head">
       <span class=${`pp-status pp-status-${past.status}`} data-testid="pp-past-status" data-status=${past.status}>${label}</span>
@@ -55,7 +53,12 @@ function Past({ past, index, total }: { past: PastState; index: number; total: n
  * and the transcript so far, read-only. Only that one state is drawn, however many steps
  * the run has.
  */
-export function Scrubber({ items, steps, at, onMove }: {
+export function Scrubber({
+  items,
+  steps,
+  at,
+  onMove,
+}: {
   items: Item[];
   steps: readonly Step[];
   /** The step shown, or null to follow the run live. */
@@ -78,9 +81,9 @@ export function Scrubber({ items, steps, at, onMove }: {
           onMove(value >= total ? null : value);
         }} />
       <span class="pp-scrubber-where" data-testid="pp-scrubber-where" aria-live="polite">${where}</span>
-      ${index !== null
-        ? html`<button type="button" class="pp-button" data-testid="pp-scrubber-live" onClick=${() => onMove(null)}>Back to live</button>`
-        : null}
+      ${
+        index !== null ? html`<button type="button" class="pp-button" data-testid="pp-scrubber-live" onClick=${() => onMove(null)}>Back to live</button>` : null
+      }
     </div>
     ${past ? html`<${Past} past=${past} index=${index} total=${total} />` : null}
   </div>`;

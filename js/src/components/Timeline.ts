@@ -37,9 +37,11 @@ export function Timeline({ steps, current = null }: { steps: readonly Step[]; cu
   const last = Math.max(...shown.map((step) => step.end ?? now), first + 1);
   const span = last - first;
   const count = (n: number) => n.toLocaleString("en-US");
-  return html`${shown.length < steps.length
+  return html`${
+    shown.length < steps.length
       ? html`<p class="pp-muted pp-timeline-range" data-testid="pp-timeline-range">Timeline of steps ${count(from + 1)}–${count(to)} of ${count(steps.length)}</p>`
-      : null}
+      : null
+  }
     <div class="pp-timeline" data-testid="pp-timeline" role="list" aria-label="Timeline">
     ${shown.map((step, offset) => {
       const index = from + offset;

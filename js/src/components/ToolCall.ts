@@ -54,21 +54,27 @@ function Body({ call, hasCard, hidden }: { call: ToolItem; hasCard: boolean; hid
   return html`<div class="pp-tool-body">
     ${hidden ? html`<${HiddenWarning} what="call" />` : null}
     <${Input} call=${call} />
-    ${call.status === "succeeded" || (call.result !== undefined && call.result !== null)
-      ? html`<${JsonBlock} label="Result" value=${call.result ?? null} testid="pp-tool-result" />`
-      : null}
-    ${call.error
-      ? html`<div class="pp-block pp-tool-error" data-testid="pp-tool-error">
+    ${
+      call.status === "succeeded" || (call.result !== undefined && call.result !== null)
+        ? html`<${JsonBlock} label="Result" value=${call.result ?? null} testid="pp-tool-result" />`
+        : null
+    }
+    ${
+      call.error
+        ? html`<div class="pp-block pp-tool-error" data-testid="pp-tool-error">
           <div class="pp-block-label">Error</div>
           <p><strong><${Revealed} text=${call.error.name} /></strong>: <${TextOrPreview} value=${call.error.message} /></p>
         </div>`
-      : null}
-    ${interrupts.length > 0
-      ? html`<div class="pp-block">
+        : null
+    }
+    ${
+      interrupts.length > 0
+        ? html`<div class="pp-block">
           <div class="pp-block-label">Interrupt history</div>
           <ol class="pp-history">${interrupts.map(({ entry, decision }, i) => html`<${HistoryEntry} key=${entry.id} entry=${entry} index=${i} decision=${decision} />`)}</ol>
         </div>`
-      : null}
+        : null
+    }
   </div>`;
 }
 

@@ -2,8 +2,8 @@ import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { memo } from "../lib/memo";
-import type { AssistantItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
 import { hasHidden } from "../lib/unicode";
+import type { AssistantItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { Markdown } from "./Markdown";
@@ -53,9 +53,7 @@ function standIn(call: ToolCallRequest): ToolItem {
   return item;
 }
 
-export type Row =
-  | { key: string; kind: "message"; item: Item & { type: "user" | "assistant" } }
-  | { key: string; kind: "tool"; call: ToolItem };
+export type Row = { key: string; kind: "message"; item: Item & { type: "user" | "assistant" } } | { key: string; kind: "tool"; call: ToolItem };
 
 /**
  * The transcript as rows: messages, and tool calls where their records are (a call the
@@ -121,22 +119,26 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
       ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} />`
       : html`<${Message} key=${row.key} item=${row.item} />`;
   return html`<section class="pp-transcript" aria-label="Transcript" data-rows=${rows.length}>
-    ${earlier > 0
-      ? html`<div class="pp-earlier" data-testid="pp-earlier" key="earlier">
+    ${
+      earlier > 0
+        ? html`<div class="pp-earlier" data-testid="pp-earlier" key="earlier">
           <span>${earlier.toLocaleString("en-US")} earlier ${earlier === 1 ? "step" : "steps"}</span>
           <button type="button" class="pp-button pp-button-quiet" data-testid="pp-show-earlier" onClick=${() => setShown(shown + STEP)}>
             Show ${Math.min(STEP, earlier).toLocaleString("en-US")} more
           </button>
         </div>`
-      : null}
+        : null
+    }
     ${rows.length === 0 && !streaming ? html`<p class="pp-muted pp-empty">No messages yet.</p>` : null}
     ${pinned.map(draw)}
     ${rows.slice(hidden).map(draw)}
-    ${streaming
-      ? html`<div class="pp-item pp-message pp-assistant pp-streaming" data-testid="pp-streaming" aria-busy="true">
+    ${
+      streaming
+        ? html`<div class="pp-item pp-message pp-assistant pp-streaming" data-testid="pp-streaming" aria-busy="true">
           <div class="pp-role">Assistant</div>
           <${Boundary} value=${streaming} label="message"><${Markdown} text=${streaming} /></${Boundary}>
         </div>`
-      : null}
+        : null
+    }
   </section>`;
 }

@@ -3,10 +3,10 @@
  * view's line to the kernel (requests.ts) and ends in one outcome.
  */
 import { jsonPathKeys, pathOf, pointerKeys } from "../lib/field-path";
-import type { Kernel, Outcome } from "./requests";
 import type { Json, ResponseError } from "../types";
+import type { Kernel, Outcome } from "./requests";
 
-export { REQUEST_TIMEOUT_MS, type Outcome } from "./requests";
+export { type Outcome, REQUEST_TIMEOUT_MS } from "./requests";
 
 /** What an answer goes to: an interrupt id, or a card (whose `runId`, in an inbox listing
  * several runs, names the run: a fork waits on the same interrupt id as its parent). */
@@ -62,12 +62,7 @@ export function refresh(kernel: Kernel, timeoutMs?: number): Promise<Outcome> {
 }
 
 /** Errors after which the card can never be answered: its controls stay off. */
-const FINAL_ERRORS = new Set([
-  "InterruptAlreadyResolvedError",
-  "InterruptExpiredError",
-  "UnknownInterruptError",
-  "NoPendingInterruptError",
-]);
+const FINAL_ERRORS = new Set(["InterruptAlreadyResolvedError", "InterruptExpiredError", "UnknownInterruptError", "NoPendingInterruptError"]);
 
 export function isFinalError(error: ResponseError): boolean {
   return FINAL_ERRORS.has(error.name);

@@ -2,8 +2,9 @@
  * The model-wide half of the widget: applies the kernel's incremental messages to the
  * model's local state, once per model, so that every view of it follows.
  */
-import type { Requests } from "./requests";
+
 import type { Item, KernelMessage, Model, Traits } from "../types";
+import type { Requests } from "./requests";
 
 /**
  * Where the streamed assistant text lives. It is a model attribute that is no trait:
@@ -32,9 +33,7 @@ export function applyMessage(model: Model, message: KernelMessage, requests?: Re
       const start = Number.isInteger(message.start) ? message.start : current.length;
       const incoming = Array.isArray(message.items) ? message.items : [];
       model.set("items", spliceItems(current, start, incoming));
-      const appendsAssistant = incoming.some(
-        (item, i) => item?.type === "assistant" && start + i >= current.length,
-      );
+      const appendsAssistant = incoming.some((item, i) => item?.type === "assistant" && start + i >= current.length);
       if (appendsAssistant && streamingText(model) !== "") model.set(STREAMING_KEY, "");
       break;
     }

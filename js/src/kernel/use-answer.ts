@@ -6,9 +6,9 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { own, record } from "../lib/own";
+import type { ResponseError } from "../types";
 import { isFinalError, problemPath } from "./protocol";
 import { type Kernel, type Outcome, useKernel } from "./requests";
-import type { ResponseError } from "../types";
 
 /** `sent`: the kernel took the request and will replace what was answered; `closed`: an
  * error after which it can never be answered. Both keep the controls off. */

@@ -6,16 +6,7 @@
  */
 import type { ErrorInfo, InterruptEntry, Item, Json, JsonObject, ToolItem } from "../types";
 
-export type DecisionKind =
-  | "approved"
-  | "approved-with-changes"
-  | "declined"
-  | "expired"
-  | "answered"
-  | "continued"
-  | "stepped"
-  | "skipped"
-  | "edited";
+export type DecisionKind = "approved" | "approved-with-changes" | "declined" | "expired" | "answered" | "continued" | "stepped" | "skipped" | "edited";
 
 /** One argument a person changed; `old` is absent for an added one, `new` for a removed one. */
 export interface Change {

@@ -52,7 +52,11 @@ export function linkTarget(href: string): Target {
 }
 
 function sameAsText(text: string, href: string): boolean {
-  const bare = (s: string) => s.trim().replace(/^(https?:\/\/|mailto:)/i, "").replace(/\/$/, "");
+  const bare = (s: string) =>
+    s
+      .trim()
+      .replace(/^(https?:\/\/|mailto:)/i, "")
+      .replace(/\/$/, "");
   return bare(text) === bare(href);
 }
 
@@ -100,8 +104,34 @@ marked.use({
 });
 
 const ALLOWED_TAGS = [
-  "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "del", "s", "code", "pre",
-  "blockquote", "ul", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td", "span", "button",
+  "p",
+  "br",
+  "hr",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "strong",
+  "em",
+  "del",
+  "s",
+  "code",
+  "pre",
+  "blockquote",
+  "ul",
+  "ol",
+  "li",
+  "a",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "span",
+  "button",
 ]; // prettier-ignore
 const ALLOWED_ATTR = ["href", "title", "start", "align", "type", "data-pp", "data-src", "data-alt"];
 

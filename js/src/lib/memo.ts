@@ -1,5 +1,5 @@
 /** A component that re-renders only when one of its props changes (by identity). */
-import { Component, h, type ComponentChildren, type FunctionComponent } from "preact";
+import { Component, type ComponentChildren, type FunctionComponent, h } from "preact";
 
 export function shallowEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const keys = Object.keys(a);

@@ -7,8 +7,9 @@
  * items that had appeared by then, each tool call in the state it was in, and the pauses
  * that were waiting for an answer.
  */
-import { effectiveInput } from "./answers";
+
 import type { InterruptEntry, Item, PendingCard, ToolItem, ToolStatus } from "../types";
+import { effectiveInput } from "./answers";
 
 export type StepKind = "model" | "action" | "wait" | "breakpoint";
 

@@ -9,7 +9,7 @@
  * (`(a|a)*`); then matching costs at most about n^(k+1) steps for k unbounded quantifiers
  * on n characters, and the pattern is run on texts short enough to stay within a budget.
  */
-import tokenize, { types, type Token } from "ret";
+import tokenize, { type Token, types } from "ret";
 import safeRegex from "safe-regex2";
 
 /** Steps of backtracking a check may cost: a few milliseconds. */

@@ -8,10 +8,11 @@
  * values are built with own properties only, so `__proto__` or `constructor` are fields
  * like any other.
  */
+
+import type { Json, JsonObject } from "../types";
 import { joinPath } from "./field-path";
 import { fieldLabel } from "./labels";
 import { hasOwn, own, record, setOwn } from "./own";
-import type { Json, JsonObject } from "../types";
 import { errorsByPath, isSafePattern, type Validator } from "./validation";
 
 export { joinPath };
@@ -127,14 +128,7 @@ function unwrapNullable(schema: Schema, root: Schema, seen: ReadonlySet<string>)
   return { schema, nullable: false };
 }
 
-function describe(
-  raw: unknown,
-  root: Schema,
-  path: string,
-  key: string,
-  required: boolean,
-  seen: ReadonlySet<string>,
-): Field | null {
+function describe(raw: unknown, root: Schema, path: string, key: string, required: boolean, seen: ReadonlySet<string>): Field | null {
   let schema = deref(raw, root, seen);
   if (!schema) return null;
   const refs = new Set(seen);

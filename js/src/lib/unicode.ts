@@ -39,8 +39,7 @@ const NAMES: Record<number, string> = {
 // Format (Cf) and separator (Zl, Zp) characters, controls other than tab and newlines,
 // lone surrogates, invisible letters (Hangul fillers, braille blank) and variation
 // selectors that decorate nothing visible (FE0E/FE0F are emoji presentation, left alone).
-const HIDDEN =
-  /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u115f\u1160\u2800\u3164\uffa0\ufe00-\ufe0d\u{e0100}-\u{e01ef}]/u;
+const HIDDEN = /[\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u115f\u1160\u2800\u3164\uffa0\ufe00-\ufe0d\u{e0100}-\u{e01ef}]/u;
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 // Emoji modifiers and the presentation selector may sit between a pictograph and a joiner.
 const EMOJI_TAIL = /[\ufe0f\u{1f3fb}-\u{1f3ff}]/u;
@@ -142,7 +141,8 @@ export function segments(text: string, { indented = false }: { indented?: boolea
     i += 1;
   }
   flush();
-  if (dropped > 0) out.push({ kind: "hidden", char: "", code: "more", name: `${dropped.toLocaleString("en-US")} more hidden characters, not shown`, count: dropped });
+  if (dropped > 0)
+    out.push({ kind: "hidden", char: "", code: "more", name: `${dropped.toLocaleString("en-US")} more hidden characters, not shown`, count: dropped });
   return out;
 }
 

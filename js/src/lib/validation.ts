@@ -8,12 +8,12 @@
  * kernel matches every pattern with RE2), and `format`s are checked on strings of at most
  * FORMAT_MAX_LENGTH characters (formats.ts).
  */
-import { Validator as SchemaValidator, type OutputUnit } from "@cfworker/json-schema";
+import { type OutputUnit, Validator as SchemaValidator } from "@cfworker/json-schema";
+import type { Json, JsonObject } from "../types";
 import { joinPath, pathOf, pointerKeys } from "./field-path";
 import { isNumberFormat, isStringFormat, numberFits, patternFormat, patternOfFormat } from "./formats";
-import { patternPlan } from "./patterns";
 import { hasOwn, own, record } from "./own";
-import type { Json, JsonObject } from "../types";
+import { patternPlan } from "./patterns";
 
 export { FORMAT_MAX_LENGTH } from "./formats";
 
@@ -39,7 +39,19 @@ export function isSafePattern(pattern: string): boolean {
 }
 
 // Where a schema holds schemas; anything else in it is data (enum, const, default, ...).
-const SCHEMA_VALUED = new Set(["items", "additionalItems", "additionalProperties", "unevaluatedItems", "unevaluatedProperties", "not", "if", "then", "else", "contains", "propertyNames"]);
+const SCHEMA_VALUED = new Set([
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+]);
 const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
 
@@ -230,7 +242,22 @@ function quoted(value: unknown): string {
 }
 
 // Summaries of errors reported in full at a deeper place.
-const SUMMARIES = new Set(["properties", "additionalProperties", "patternProperties", "items", "prefixItems", "additionalItems", "$ref", "$recursiveRef", "allOf", "contains", "unevaluatedItems", "dependentSchemas", "dependencies", "if"]);
+const SUMMARIES = new Set([
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "$ref",
+  "$recursiveRef",
+  "allOf",
+  "contains",
+  "unevaluatedItems",
+  "dependentSchemas",
+  "dependencies",
+  "if",
+]);
 
 /** The validator's error in the kernel's words (pydantic's), or null for a summary. */
 function friendly(unit: OutputUnit, root: Json, instance: unknown): FieldProblem[] | null {
@@ -284,7 +311,7 @@ function friendly(unit: OutputUnit, root: Json, instance: unknown): FieldProblem
     case "uniqueItems":
       return one("List should have unique items");
     case "type": {
-      const type = Array.isArray(limit) ? limit.find((t) => t !== "null") ?? limit[0] : limit;
+      const type = Array.isArray(limit) ? (limit.find((t) => t !== "null") ?? limit[0]) : limit;
       return one(`Input should be ${own(TYPE_NAMES, String(type)) ?? `of type ${String(type)}`}`);
     }
     default:
@@ -298,9 +325,7 @@ function toProblems(units: readonly OutputUnit[], root: Json, instance: unknown)
   const isNullBranch = (u: OutputUnit) => u.keyword === "type" && at(root, u.keywordLocation) === "null";
   // Under `additionalProperties: false`, an extra key is said at its object, naming it;
   // the object's summary and the key's "false schema" error say no more.
-  const closed = new Set(
-    units.filter((u) => u.keyword === "additionalProperties" && at(root, u.keywordLocation) === false).map((u) => u.instanceLocation),
-  );
+  const closed = new Set(units.filter((u) => u.keyword === "additionalProperties" && at(root, u.keywordLocation) === false).map((u) => u.instanceLocation));
   const extraOf = (u: OutputUnit): string | null => {
     if (u.keyword !== "false") return null;
     const cut = u.instanceLocation.lastIndexOf("/");
@@ -314,7 +339,10 @@ function toProblems(units: readonly OutputUnit[], root: Json, instance: unknown)
   for (const unit of meaningful) {
     if ((unit.keyword === "anyOf" || unit.keyword === "oneOf") && concrete.has(unit.instanceLocation)) continue;
     if (unit.keyword === "anyOf" || unit.keyword === "oneOf") {
-      problems.push({ path: pathOf(pointerKeys(unit.instanceLocation, true)), message: unit.keyword === "anyOf" ? "Input should match one of the allowed shapes" : "Input should match exactly one of the allowed shapes" });
+      problems.push({
+        path: pathOf(pointerKeys(unit.instanceLocation, true)),
+        message: unit.keyword === "anyOf" ? "Input should match one of the allowed shapes" : "Input should match exactly one of the allowed shapes",
+      });
       continue;
     }
     const extra = extraOf(unit);
@@ -358,8 +386,6 @@ export function checkJsonText(
     }
   }
   if (!validator || validator instanceof Error) return { valid: true, value, errors: [] };
-  const errors = Object.entries(errorsByPath(validator.validate(value))).flatMap(([path, messages]) =>
-    messages.map((m) => (path ? `${path}: ${m}` : m)),
-  );
+  const errors = Object.entries(errorsByPath(validator.validate(value))).flatMap(([path, messages]) => messages.map((m) => (path ? `${path}: ${m}` : m)));
   return { valid: errors.length === 0, value, errors };
 }
