@@ -138,7 +138,7 @@ def test_killed_run_processes_lose_nothing_committed_and_runs_complete(
             for run_id, summary in stored.items():
                 run = agent.load(run_id, store)  # every run loads, and is whole
                 check_prompt(run.prompt)
-                assert summary.status in {"ready", "running", "interrupted", "completed"}
+                assert summary.status in {"idle", "running", "interrupted", "completed"}
             # Nothing reported committed is lost.
             for line in lines:
                 word, *rest = line.split()

@@ -52,7 +52,7 @@ def approval_agent(watch: RunStore | None, seen: list[Any], **options: Any) -> A
 
 async def test_new_run_with_store_is_stored_and_interrupt_is_durable(store: RunStore) -> None:
     run = approval_agent(store, [], name="ops").new_run("Delete record 7", store=store)
-    assert store.summary(run.id).status == "ready"
+    assert store.summary(run.id).status == "idle"
 
     result = await run.run()
 

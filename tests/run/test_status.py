@@ -139,6 +139,7 @@ async def test_a_run_stored_as_ready_by_an_older_version_loads_and_saves_its_sta
     with SQLiteStore(tmp_path / "runs.db") as store:
         prompt = Prompt.from_user("x")
         store.create(prompt, status="ready")  # the spelling of "idle" before one status
+        assert store.summary(prompt.run_id).status == "idle"  # listed in today's words
         run = AgentRun.load(store, prompt.run_id, asking())
         assert run.status == "idle"
         await run.run()

@@ -123,7 +123,7 @@ class RunStore(ABC):
     >>> from pausepoint import Prompt
     >>> store = SQLiteStore(":memory:")
     >>> prompt = Prompt.from_user("Delete record 7", run_id="run_doc")
-    >>> store.create(prompt, status="ready", agent="ops")
+    >>> store.create(prompt, status="idle", agent="ops")
     1
     >>> store.load_prompt("run_doc") == (prompt, 1)
     True

@@ -155,7 +155,8 @@ def summary_from_row(row: Any, to_datetime: Callable[[Any], datetime]) -> RunSum
         run_id=row[0],
         thread_id=row[1],
         agent=row[2],
-        status=row[3],
+        # "ready" is how pausepoint spelled "idle" before a run had one status.
+        status="idle" if row[3] == "ready" else row[3],
         pending=read("pending", lambda: pending_from_json(row[4]), ()),
         version=read("version", lambda: number(row[5]), 0),
         item_count=read("item count", lambda: number(row[6]), 0),
