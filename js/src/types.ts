@@ -104,6 +104,8 @@ export interface Problem {
 }
 
 export interface ResponseError extends ErrorInfo {
+  /** What kind of refusal this is (see js/README.md), e.g. "too-large" or "already-resolved". */
+  code?: string;
   problems?: Problem[];
 }
 
@@ -130,6 +132,8 @@ export interface InboxEntry {
   updatedAt: string;
   /** Why this kernel cannot answer the run's cards (its agent is unknown here), or null. */
   reason: string | null;
+  /** The run's stored rows could not be read; `reason` names what is wrong. */
+  damaged?: boolean;
   cards: PendingCard[];
 }
 

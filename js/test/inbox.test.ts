@@ -70,6 +70,17 @@ describe("inbox", () => {
     done();
   });
 
+  it("names a damaged run as an alert, with no cards to answer", () => {
+    const damaged = entry("run-bad", "", { reason: "Run run-bad cannot be read: its pending column is not JSON", damaged: true, cards: [] });
+    const { view, done } = inbox([damaged, entry("run-ok", "Refund")]);
+    const reason = view.get("pp-inbox-reason");
+    expect(reason.dataset.damaged).toBe("true");
+    expect(reason.getAttribute("role")).toBe("alert");
+    expect(reason.textContent).toContain("run-bad");
+    expect(view.qa("pp-approve")).toHaveLength(1); // the healthy run stays answerable
+    done();
+  });
+
   it("Refresh asks the kernel to read the store again", () => {
     const { model, view, done } = inbox([]);
     click(view.get("pp-inbox-refresh"));

@@ -9,6 +9,7 @@ import { AnswerError } from "./AnswerError";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { KernelGone } from "./KernelGone";
+import { Revealed } from "./Revealed";
 import "./inbox.css";
 
 function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean }) {
@@ -19,7 +20,12 @@ function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean })
       <span class="pp-muted"><code>${entry.runId}</code>${entry.agent ? ` · ${entry.agent}` : ""} · waiting since
         ${" "}${formatTime(entry.updatedAt)}</span>
     </div>
-    ${entry.reason ? html`<p class="pp-inbox-reason" data-testid="pp-inbox-reason">${entry.reason}</p>` : null}
+    ${
+      entry.reason
+        ? html`<p class=${entry.damaged ? "pp-inbox-reason pp-inbox-damaged" : "pp-inbox-reason"} data-testid="pp-inbox-reason"
+          data-damaged=${entry.damaged ? "true" : null} role=${entry.damaged ? "alert" : null}><${Revealed} text=${entry.reason} /></p>`
+        : null
+    }
     <div class="pp-cards">
       ${entry.cards.map((card) => html`<${Boundary} key=${cardKey(card)} value=${card} label="card"><${Card} card=${card} readOnly=${readOnly} /></${Boundary}>`)}
     </div>
