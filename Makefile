@@ -14,10 +14,11 @@ PORT ?= 8888
 LAB_ARGS ?=
 DEMO_NOTEBOOK := notebooks/01-quickstart.ipynb
 
-# Tests that need none of a browser, a kernel, the distributions, PostgreSQL or much time,
-# on WORKERS processes (pytest-xdist; `make check WORKERS=0` runs them in one process).
+# Tests that need none of a browser, a kernel, the distributions, PostgreSQL or much time.
+# WORKERS=n spreads them over n pytest-xdist processes; by default they run in one, since
+# `make check` runs them beside the front end's tests, which keep the second core busy.
 FAST_TESTS := not browser and not kernel and not packaging and not postgres and not slow
-WORKERS ?= 2
+WORKERS ?= 0
 
 .PHONY: test check lint typecheck unit fast js js-test docs bench bench-view bench-store \
 	pictures demo dist clean
@@ -25,8 +26,11 @@ WORKERS ?= 2
 # Everything, as CI runs it (.ci/run).
 test: lint typecheck js-test docs unit
 
-# The quick lane while you work: lint, types, the front end's checks and the fast tests.
-check: lint typecheck js-test fast
+# The quick lane while you work: lint and types, then the front end's checks and the fast
+# tests side by side (each one's output is printed whole when it ends).
+check: lint typecheck
+	@echo "Front-end checks and fast tests, side by side..."
+	@$(MAKE) --no-print-directory -j2 --output-sync=target js-test fast
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
