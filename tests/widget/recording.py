@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import comm
 import pytest
 from comm.base_comm import BaseComm
+
+if TYPE_CHECKING:
+    from pausepoint import AgentRun, Inbox
 
 
 class RecordingComm(BaseComm):
@@ -78,3 +81,16 @@ def comms(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RecordingComm]]:
 
     monkeypatch.setattr(comm, "create_comm", create)
     return made
+
+
+def recording_of(run: AgentRun) -> RecordingComm:
+    """The comm of the run's view (opening the view if needed)."""
+    comm = run.view.comm
+    assert isinstance(comm, RecordingComm)
+    return comm
+
+
+def comm_of(box: Inbox) -> RecordingComm:
+    """The comm of an inbox."""
+    assert isinstance(box.comm, RecordingComm)
+    return box.comm

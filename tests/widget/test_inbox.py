@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from tests.helpers import until
-from tests.widget.recording import RecordingComm
+from tests.widget.recording import RecordingComm, comm_of
 
 import pausepoint
 from pausepoint import (
@@ -50,11 +50,6 @@ async def waiting(agent: Agent, store: RunStore, text: str) -> AgentRun:
     run = agent.new_run(text, store=store)
     assert (await run.run()).status == "interrupted"
     return run
-
-
-def comm_of(box: Inbox) -> RecordingComm:
-    assert isinstance(box.comm, RecordingComm)
-    return box.comm
 
 
 async def test_inbox_lists_waiting_runs_newest_first_with_their_cards(

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers import until
-from tests.widget.recording import RecordingComm
-from tests.widget.test_inbox import comm_of
+from tests.widget.recording import RecordingComm, comm_of
 from tests.widget.test_view_previews import markers
 
 from pausepoint import ActionContext, ActionInterrupt, Agent, Inbox, ScriptedModel, action, call

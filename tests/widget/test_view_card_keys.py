@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from tests.helpers import paused_delete, until
-from tests.widget.recording import RecordingComm
-from tests.widget.test_view_messages import recording_of
+from tests.widget.recording import RecordingComm, recording_of
 
 from pausepoint import Action
 

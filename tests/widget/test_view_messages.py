@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 from tests.helpers import Recorder, paused_delete, until
-from tests.widget.recording import RecordingComm
+from tests.widget.recording import RecordingComm, recording_of
 
 from pausepoint import (
     Action,
@@ -29,13 +29,6 @@ from pausepoint.widget import RunView
 class Refund(BaseModel):
     order_id: int
     amount: float = Field(gt=0)
-
-
-def recording_of(run: AgentRun) -> RecordingComm:
-    """The comm of the run's view (opening the view if needed)."""
-    comm = run.view.comm
-    assert isinstance(comm, RecordingComm)
-    return comm
 
 
 async def paused_refund(executed: list[Refund]) -> AgentRun:

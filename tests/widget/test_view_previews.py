@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 from tests.helpers import until
-from tests.widget.recording import RecordingComm
-from tests.widget.test_view_messages import recording_of
+from tests.widget.recording import RecordingComm, recording_of
 
 from pausepoint import (
     ActionContext,

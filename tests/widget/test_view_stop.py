@@ -6,8 +6,7 @@ import asyncio
 
 import pytest
 from tests.helpers import until
-from tests.widget.recording import RecordingComm
-from tests.widget.test_view_messages import recording_of
+from tests.widget.recording import RecordingComm, recording_of
 
 from pausepoint import Agent, ScriptedModel, action, call
 
