@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import nbformat
 from playwright.sync_api import expect
 from tests.browser.test_lab import _in_theme
 
@@ -76,9 +77,50 @@ async ([a, b]) => {
 }
 """
 
+# The focus indicator's contrast, from two PNG screenshots (data URLs) of one control
+# unfocused and focused: the pixels that changed are the indicator; its colour is their
+# median (by luminance) in the focused shot, the surroundings' the same pixels' median in
+# the unfocused shot; the ratio is WCAG's, from their relative luminances.
+FOCUS_CONTRAST = """
+async ([before, after]) => {
+  const load = (src) => new Promise((ok, fail) => {
+    const img = new Image(); img.onload = () => ok(img); img.onerror = fail; img.src = src;
+  });
+  const [x, y] = await Promise.all([load(before), load(after)]);
+  const data = (img) => {
+    const c = document.createElement('canvas'); c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d'); g.drawImage(img, 0, 0);
+    return g.getImageData(0, 0, img.width, img.height).data;
+  };
+  const p = data(x), q = data(y);
+  const channel = (v) => {
+    v /= 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = (d, i) =>
+    0.2126 * channel(d[i]) + 0.7152 * channel(d[i + 1]) + 0.0722 * channel(d[i + 2]);
+  const changed = [];
+  for (let i = 0; i < p.length; i += 4) {
+    const d = Math.abs(p[i] - q[i]) + Math.abs(p[i+1] - q[i+1]) + Math.abs(p[i+2] - q[i+2]);
+    if (d > 60) changed.push(i);
+  }
+  if (changed.length === 0) return {changed: 0, ratio: 1, ring: null, around: null};
+  const median = (d) => {
+    const sorted = changed.map((i) => [luminance(d, i), i]).sort((a, b) => a[0] - b[0]);
+    const [l, i] = sorted[Math.floor(sorted.length / 2)];
+    return {l, rgb: [d[i], d[i + 1], d[i + 2]]};
+  };
+  const ring = median(q), around = median(p);
+  const [hi, lo] = ring.l > around.l ? [ring.l, around.l] : [around.l, ring.l];
+  const ratio = (hi + 0.05) / (lo + 0.05);
+  return {changed: changed.length, ratio, ring: ring.rgb, around: around.rgb};
+}
+"""
+
 
 def _around(page: Any, element: Any, pad: int = 8) -> str:
-    """A screenshot of an element and a margin around it (where an outline is drawn)."""
+    """A screenshot of an element and a margin around it (where an outline is drawn),
+    once two shots in a row agree: a theme that was just changed may still be fading in."""
     box = element.bounding_box()
     assert box is not None
     clip = {
@@ -87,7 +129,14 @@ def _around(page: Any, element: Any, pad: int = 8) -> str:
         "width": box["width"] + 2 * pad,
         "height": box["height"] + 2 * pad,
     }
-    return "data:image/png;base64," + base64.b64encode(page.screenshot(clip=clip)).decode()
+    shot = page.screenshot(clip=clip)
+    for _ in range(20):
+        page.wait_for_timeout(100)
+        again = page.screenshot(clip=clip)
+        if again == shot:
+            break
+        shot = again
+    return "data:image/png;base64," + base64.b64encode(shot).decode()
 
 
 def _tab_back_to(page: Any, control: Any) -> None:
@@ -127,6 +176,37 @@ def test_parallel_cards_are_told_apart_by_their_titles(open_notebook: OpenNotebo
     nb.screenshot("r-parallel-cards")
 
 
+def _assert_focus_contrast(nb: Any, control: Any, label: str) -> None:
+    """The focused `control`'s indicator contrasts at least 3:1 with what it is drawn on
+    (WCAG 2.4.11 / 1.4.11), measured from the rendered pixels."""
+    page = nb.page
+    focused = _around(page, control)
+    nb.screenshot(f"r-focus-{label.lower().replace(' ', '-')}")
+    page.evaluate("() => document.activeElement.blur()")
+    unfocused = _around(page, control)
+    found = page.evaluate(FOCUS_CONTRAST, [unfocused, focused])
+    print(
+        f"focus contrast, {label}: {found['ratio']:.2f}:1 "
+        f"(indicator {found['ring']} on {found['around']}, {found['changed']} pixels)"
+    )
+    assert found["changed"] > 100, f"{label}: the focus indicator changed {found['changed']} pixels"
+    assert found["ratio"] >= 3.0, f"{label}: focus indicator contrast {found['ratio']:.2f}:1"
+
+
+def _each_control_shows_focus(nb: Any, card: Any, label: str) -> None:
+    """The card's other controls (a quiet button, a text input, a danger button) and a tool
+    row's disclosure, each reached by keyboard, show an indicator of at least 3:1 too."""
+    controls = {
+        "edit": card.get_by_test_id("pp-edit-args"),
+        "reason": card.get_by_test_id("pp-reject-reason"),
+        "reject": card.get_by_test_id("pp-reject"),
+        "summary": nb.widget().locator(".pp-tool-summary").first,
+    }
+    for name, control in controls.items():
+        _tab_back_to(nb.page, control)
+        _assert_focus_contrast(nb, control, f"{label} {name}")
+
+
 def test_keyboard_only_approve_with_a_visible_focus_ring(open_notebook: OpenNotebook) -> None:
     nb = open_notebook("keyboard", [PARALLEL, CHECK])
     nb.run_all()
@@ -142,12 +222,8 @@ def test_keyboard_only_approve_with_a_visible_focus_ring(open_notebook: OpenNote
         _tab_back_to(page, jump)
         page.keyboard.press("Enter")
         expect(approve).to_be_focused()
-        focused = _around(page, approve)
-        nb.screenshot(f"r-focus-{label}")
-        page.evaluate("() => document.activeElement.blur()")
-        unfocused = _around(page, approve)
-        changed = page.evaluate(PIXELS_DIFFER, [unfocused, focused])
-        assert changed > 100, f"{label}: the focus ring changed only {changed} pixels"
+        _assert_focus_contrast(nb, approve, f"Lab {label}")
+        _each_control_shows_focus(nb, cards.nth(0), f"Lab {label}")
     _tab_back_to(page, jump)
     page.keyboard.press("Enter")
     expect(approve).to_be_focused()
@@ -166,6 +242,25 @@ def test_keyboard_only_approve_with_a_visible_focus_ring(open_notebook: OpenNote
     expect(nb.output(1).last).to_contain_text(
         "KERNEL ready | [(42, 30.0), (43, 12.5)]", timeout=30_000
     )
+
+
+def test_a_visible_focus_ring_in_notebook_7(open_in_notebook7: Callable[..., Any]) -> None:
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in (PARALLEL, CHECK)]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nb = open_in_notebook7("keyboard7", notebook)
+    nb.run_all()
+    cards = _cards(nb, 2)
+    page = nb.page
+    approve = cards.nth(0).get_by_test_id("pp-approve")
+    jump = nb.widget().get_by_test_id("pp-pending-jump")
+    for theme, label in (("JupyterLab Dark", "dark"), ("JupyterLab Light", "light")):
+        _in_theme(nb, theme)
+        _tab_back_to(page, jump)
+        page.keyboard.press("Enter")
+        expect(approve).to_be_focused()
+        _assert_focus_contrast(nb, approve, f"Notebook 7 {label}")
+        _each_control_shows_focus(nb, cards.nth(0), f"Notebook 7 {label}")
 
 
 def test_an_edited_argument_refused_by_the_kernel_shows_beside_its_field(
