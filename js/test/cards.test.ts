@@ -355,18 +355,95 @@ describe("generic card with a response schema", () => {
 });
 
 describe("generic card without a schema", () => {
-  it("Resume sends null for an empty editor, or the JSON typed", async () => {
+  it("asks for words, not JSON, and sends them as a string", () => {
     const { model, view, done } = setup([genericCard(null)]);
-    expect(view.q("pp-submit")).toBeNull();
+    const box = view.get("pp-text-answer");
+    expect(box.tagName).toBe("TEXTAREA");
+    expect(view.get("pp-card").querySelector(`label[for="${box.id}"]`)?.textContent).toBe("Your answer");
+    expect(view.get("pp-card").textContent).not.toContain("JSON,");
+    expect(view.q("pp-json-editor")).toBeNull();
+    typeInto(box, "  Yes, go ahead  ");
     click(view.get("pp-resume"));
-    expect(model.lastRequest()).toEqual({ type: "resume", interrupt: "int-generic", data: null, requestId: expect.any(String) });
-    await model.respond({ ok: false, error: { name: "RunBusyError", message: "busy" } });
-    typeInto(view.get("pp-json-editor"), "[1,");
+    expect(model.lastRequest()).toEqual({ type: "resume", interrupt: "int-generic", data: "Yes, go ahead", requestId: expect.any(String) });
+    done();
+  });
+
+  it("keeps Send disabled while the answer is empty or only whitespace", () => {
+    const { model, view, done } = setup([genericCard(null)]);
     expect(isDisabled(view.get("pp-resume"))).toBe(true);
-    typeInto(view.get("pp-json-editor"), '{"a": 1}');
+    click(view.get("pp-resume"));
+    typeInto(view.get("pp-text-answer"), "   \n ");
+    expect(isDisabled(view.get("pp-resume"))).toBe(true);
+    view.get("pp-text-answer").dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true }));
+    expect(model.sent).toHaveLength(0);
+    typeInto(view.get("pp-text-answer"), "ok");
+    expect(isDisabled(view.get("pp-resume"))).toBe(false);
+    done();
+  });
+
+  it("answers as JSON on request, with Send disabled until the JSON parses", () => {
+    const { model, view, done } = setup([genericCard(null)]);
+    const toggle = view.get("pp-answer-as-json");
+    expect(toggle.getAttribute("aria-pressed")).toBe("false");
+    click(toggle);
+    expect(view.get("pp-answer-as-json").getAttribute("aria-pressed")).toBe("true");
+    expect(view.q("pp-text-answer")).toBeNull();
+    const editor = view.get("pp-json-editor");
+    expect(isDisabled(view.get("pp-resume"))).toBe(true);
+    typeInto(editor, "[1,");
+    expect(isDisabled(view.get("pp-resume"))).toBe(true);
+    typeInto(editor, '{"a": 1}');
     click(view.get("pp-resume"));
     expect(model.lastRequest().data).toEqual({ a: 1 });
     done();
+  });
+});
+
+describe("a yes/no question", () => {
+  it("a boolean schema is two buttons that send true or false", async () => {
+    const { model, view, done } = setup([genericCard({ type: "boolean" })]);
+    expect(view.q("pp-submit")).toBeNull();
+    expect(view.get("pp-card").querySelector('input[type="checkbox"]')).toBeNull();
+    expect(view.get("pp-answer-yes").textContent).toBe("Yes");
+    expect(view.get("pp-answer-no").textContent).toBe("No");
+    click(view.get("pp-answer-no"));
+    expect(model.lastRequest()).toEqual({ type: "resume", interrupt: "int-generic", data: false, requestId: expect.any(String) });
+    await model.respond({ ok: false, error: { name: "RunBusyError", message: "busy" } });
+    click(view.get("pp-answer-yes"));
+    expect(model.lastRequest().data).toBe(true);
+    done();
+  });
+
+  it("an object with one required boolean sends {property: choice}, the buttons in its words", () => {
+    const schema = { title: "Confirm", type: "object", properties: { dry_run: { title: "Dry run", type: "boolean" } }, required: ["dry_run"] };
+    const { model, view, done } = setup([genericCard(schema)]);
+    expect(view.get("pp-answer-yes").textContent).toBe("Yes, dry run");
+    click(view.get("pp-answer-yes"));
+    expect(model.lastRequest().data).toEqual({ dry_run: true });
+    done();
+  });
+
+  it("a question in the title is shown above plain Yes and No, which name it", () => {
+    const schema = { type: "object", properties: { ship: { title: "Ship it today?", type: "boolean", description: "Costs extra" } }, required: ["ship"] };
+    const { model, view, done } = setup([genericCard(schema)]);
+    expect(view.get("pp-card").textContent).toContain("Ship it today?");
+    expect(view.get("pp-card").textContent).toContain("Costs extra");
+    expect(view.get("pp-answer-no").getAttribute("aria-label")).toBe("No: Ship it today?");
+    click(view.get("pp-answer-no"));
+    expect(model.lastRequest().data).toEqual({ ship: false });
+    done();
+  });
+
+  it("an optional boolean, or one beside other fields, stays a form", () => {
+    for (const schema of [
+      { type: "object", properties: { ok: { type: "boolean" } } },
+      { type: "object", properties: { ok: { type: "boolean" }, note: { type: "string" } }, required: ["ok"] },
+    ]) {
+      const { view, done } = setup([genericCard(schema)]);
+      expect(view.q("pp-answer-yes")).toBeNull();
+      expect(view.get("pp-submit")).toBeTruthy();
+      done();
+    }
   });
 });
 

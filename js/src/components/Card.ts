@@ -1,20 +1,23 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { problemPath, reject, resume } from "../kernel/protocol";
 import type { Kernel, Outcome } from "../kernel/requests";
 import { useAnswer } from "../kernel/use-answer";
 import { moveFocusAfterAnswer } from "../lib/focus";
 import { formatDuration, useNow, useUniqueId } from "../lib/hooks";
 import { callTitle, KIND_TITLES } from "../lib/labels";
+import { booleanChoice } from "../lib/schema-form";
 import { revealText } from "../lib/unicode";
 import type { Json, PendingCard } from "../types";
 import { AnswerError } from "./AnswerError";
+import { FreeAnswer } from "./FreeAnswer";
 import { JsonBlock } from "./JsonBlock";
 import type { EditorState } from "./JsonEditor";
 import { previewOf, TooLargeToEdit } from "./Preview";
 import { cardHasHidden, HiddenWarning, Revealed } from "./Revealed";
 import { AnswerEditor } from "./SchemaForm";
+import { YesNo } from "./YesNo";
 
 function RejectControls({ idPrefix, disabled, onReject }: { idPrefix: string; disabled: boolean; onReject: (reason: string | null) => void }) {
   const [reason, setReason] = useState("");
@@ -141,6 +144,7 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
   const serverErrors = answer.fieldErrors;
   const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
 
+  const choice = useMemo(() => (card.kind === "generic" && card.responseSchema ? booleanChoice(card.responseSchema) : null), [card.kind, card.responseSchema]);
   let body: VNode;
   if (!answerable) {
     body = html`<div class="pp-card-body">
@@ -175,6 +179,11 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
           : html`<${Arguments} card=${card} /><${TooLargeToEdit} value=${card.args} />${actions(null)}`
       }
     </div>`;
+  } else if (choice) {
+    body = html`<div class="pp-card-body">
+      ${card.data !== null && card.data !== undefined ? html`<${JsonBlock} label="Data" value=${card.data} />` : null}
+      <${YesNo} choice=${choice} disabled=${disabled} after=${rejectControls} onAnswer=${onResume} />
+    </div>`;
   } else if (card.responseSchema) {
     body = html`<div class="pp-card-body">
       ${card.data !== null && card.data !== undefined ? html`<${JsonBlock} label="Data" value=${card.data} />` : null}
@@ -195,20 +204,7 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
   } else {
     body = html`<div class="pp-card-body">
       ${card.data !== null && card.data !== undefined ? html`<${JsonBlock} label="Data" value=${card.data} />` : null}
-      <${AnswerEditor}
-        idPrefix=${`${idPrefix}-answer`}
-        schema=${null}
-        emptyMeans=${null}
-        jsonLabel="Your answer (JSON, optional)"
-        disabled=${disabled}
-        serverErrors=${serverErrors}
-        actions=${(state: EditorState) => html`<div class="pp-actions">
-          <button type="button" class="pp-button pp-button-primary" data-testid="pp-resume" disabled=${disabled || !state.valid}
-            onClick=${() => state.valid && onResume(state.value ?? null)}>Send</button>
-          ${rejectControls}
-        </div>`}
-        onSubmit=${onResume}
-      />
+      <${FreeAnswer} idPrefix=${`${idPrefix}-answer`} disabled=${disabled} serverErrors=${serverErrors} after=${rejectControls} onSend=${onResume} />
     </div>`;
   }
 

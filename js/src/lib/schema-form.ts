@@ -371,3 +371,36 @@ export function checkForm(field: Field, raw: RawState, validator: Validator | Er
   }
   return { valid: Object.keys(errors).length === 0, value, errors: placed };
 }
+
+/** A yes/no question: a schema whose answer is one required boolean. */
+export interface BooleanChoice {
+  /** What is asked (the schema's or the property's title, else the property's name); "" when nothing says. */
+  label: string;
+  description?: string;
+  /** The answer for a choice: the boolean itself, or `{property: choice}`. */
+  answer(choice: boolean): Json;
+}
+
+/**
+ * The schema as two buttons when its answer is a single required boolean:
+ * `{"type": "boolean"}`, or an object with exactly one property, a required boolean.
+ */
+export function booleanChoice(schema: unknown): BooleanChoice | null {
+  const field = describeSchema(schema);
+  if (!field) return null;
+  if (field.kind === "boolean") {
+    const title = isObject(schema) && typeof schema.title === "string" ? schema.title.trim() : "";
+    return { label: title, description: field.description, answer: (choice) => choice };
+  }
+  const only = field.kind === "object" && field.children?.length === 1 ? field.children[0] : null;
+  if (only?.kind !== "boolean" || !only.required) return null;
+  return {
+    label: only.label,
+    description: only.description ?? field.description,
+    answer: (choice) => {
+      const value: JsonObject = {};
+      setOwn(value, only.key, choice);
+      return value;
+    },
+  };
+}
