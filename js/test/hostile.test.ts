@@ -197,7 +197,7 @@ describe("words for people", () => {
     });
     expect(view.qa("pp-answered").map((li) => li.textContent)).toEqual([
       expect.stringContaining("Approval at delete_file: answered"),
-      expect.stringContaining("Input needed at delete_file: answered"),
+      expect.stringContaining("Question at delete_file: answered"),
     ]);
     expect(view.el.textContent).not.toMatch(/tool-approval|generic|unbound|Resume data|resume/i);
     expect(view.get("pp-status").textContent).toBe("Waiting for an answer");

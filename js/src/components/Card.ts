@@ -6,7 +6,8 @@ import type { Kernel, Outcome } from "../kernel/requests";
 import { useAnswer } from "../kernel/use-answer";
 import { moveFocusAfterAnswer } from "../lib/focus";
 import { formatDuration, useNow, useUniqueId } from "../lib/hooks";
-import { callTitle, KIND_TITLES } from "../lib/labels";
+import { sameJson } from "../lib/json";
+import { callTitle, kindTitle } from "../lib/labels";
 import { booleanChoice } from "../lib/schema-form";
 import { revealText } from "../lib/unicode";
 import type { Json, PendingCard } from "../types";
@@ -50,14 +51,6 @@ function Countdown({ remaining }: { remaining: number }) {
   return html`<span class=${`pp-countdown${expired ? " pp-expired" : soon ? " pp-soon" : ""}`} data-testid="pp-countdown" data-expired=${expired ? "true" : "false"}>
     ${expired ? "expired" : `expires in ${formatDuration(remaining)}`}
   </span>`;
-}
-
-function sameJson(a: Json | undefined, b: Json | undefined): boolean {
-  const canonical = (value: Json | undefined): string =>
-    JSON.stringify(value, (_key, v: unknown) =>
-      v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
-    ) ?? "";
-  return canonical(a) === canonical(b);
 }
 
 /**
@@ -217,11 +210,11 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
     data-interrupt-id=${card.id}
     data-phase=${expired ? "expired" : phase}
     data-readonly=${readOnly || !answerable ? "true" : "false"}
-    aria-label=${revealText(`${KIND_TITLES[card.kind] ?? "Interrupt"}: ${card.toolName ? `${callTitle(card.toolName, card.args)}: ` : ""}${card.message}`)}
+    aria-label=${revealText(`${kindTitle(card.kind)}: ${card.toolName ? `${callTitle(card.toolName, card.args)}: ` : ""}${card.message}`)}
     aria-busy=${phase === "sending" ? "true" : "false"}
   >
     <div class="pp-card-head">
-      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? (KIND_TITLES[card.kind] ?? "Interrupt") : "Not answerable here"}</span>
+      <span class=${`pp-badge pp-badge-${card.kind}`}>${answerable ? kindTitle(card.kind) : "Not answerable here"}</span>
       ${card.toolName ? html`<span class="pp-card-title" data-testid="pp-card-title"><${Revealed} text=${callTitle(card.toolName, card.args)} /></span>` : null}
       ${expiring ? html`<${Countdown} remaining=${remaining} />` : null}
       ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}

@@ -75,9 +75,16 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
   const kernel = useKernel();
   const running = status === "running";
   const now = useNow(running && typeof startedAt === "number");
-  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const [copied, setCopied] = useState<"idle" | "copied" | "failed" | "id" | "id-failed">("idle");
   const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(resetTimer.current), []);
+
+  const copyAndSay = async (what: "copied" | "id", text: string) => {
+    const ok = await copyText(text);
+    setCopied(ok ? what : what === "id" ? "id-failed" : "failed");
+    clearTimeout(resetTimer.current);
+    resetTimer.current = setTimeout(() => setCopied("idle"), 2000);
+  };
 
   const onCopy = async () => {
     let text = JSON.stringify({ ...(meta ?? {}), items }, null, 2);
@@ -86,10 +93,7 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
       const whole = await fullValue(kernel, "prompt/json");
       if (whole.ok) text = JSON.stringify(whole.value, null, 2);
     }
-    const ok = await copyText(text);
-    setCopied(ok ? "copied" : "failed");
-    clearTimeout(resetTimer.current);
-    resetTimer.current = setTimeout(() => setCopied("idle"), 2000);
+    await copyAndSay("copied", text);
   };
 
   const elapsed = running && typeof startedAt === "number" ? formatDuration(now - startedAt) : null;
@@ -108,10 +112,18 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
     }
     <div class="pp-header-right">
       ${running && kernel ? html`<${StopButton} />` : null}
-      <span class="pp-run-id" title="Run id">run <code data-testid="pp-run-id">${runId}</code></span>
-      <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy JSON of the prompt" onClick=${onCopy}>
-        ${copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy JSON"}
-      </button>
+      <details class="pp-copy-menu" data-testid="pp-copy-menu">
+        <summary class="pp-button pp-button-quiet" title=${runId ? `Run ${runId}` : undefined}>Copy</summary>
+        <div class="pp-copy-items">
+          <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy-run-id" aria-label=${`Copy the run id ${runId}`}
+            onClick=${() => void copyAndSay("id", runId)}>
+            ${copied === "id" ? "Copied" : copied === "id-failed" ? "Copy failed" : "Copy the run id"} <code class="pp-run-id" data-testid="pp-run-id">${runId}</code>
+          </button>
+          <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy JSON of the prompt" onClick=${onCopy}>
+            ${copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy JSON of the prompt"}
+          </button>
+        </div>
+      </details>
     </div>
   </header>`;
 }

@@ -3,13 +3,14 @@ import { useKernelGone } from "../kernel/liveness";
 import { refresh } from "../kernel/protocol";
 import { useAnswer } from "../kernel/use-answer";
 import { cardKey } from "../lib/card-key";
-import { formatTime, useModelValue } from "../lib/hooks";
+import { useModelValue } from "../lib/hooks";
 import type { InboxEntry, Model } from "../types";
 import { AnswerError } from "./AnswerError";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { KernelGone } from "./KernelGone";
 import { Revealed } from "./Revealed";
+import { When } from "./When";
 import "./inbox.css";
 
 function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean }) {
@@ -17,8 +18,7 @@ function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean })
       aria-label=${`Run ${entry.runId}`}>
     <div class="pp-inbox-run">
       <strong class="pp-inbox-title">${entry.title || entry.runId}</strong>
-      <span class="pp-muted"><code>${entry.runId}</code>${entry.agent ? ` · ${entry.agent}` : ""} · waiting since
-        ${" "}${formatTime(entry.updatedAt)}</span>
+      <span class="pp-muted"><code>${entry.runId}</code>${entry.agent ? ` · ${entry.agent}` : ""} · asked <${When} at=${entry.updatedAt} /></span>
     </div>
     ${
       entry.reason
@@ -48,7 +48,7 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
         ${entries.length === 0 ? "nothing waiting" : `${entries.length} run${entries.length === 1 ? "" : "s"} waiting`}
       </span>
       <span class="pp-header-right">
-        ${refreshedAt ? html`<span class="pp-muted">checked ${formatTime(refreshedAt)}</span>` : null}
+        ${refreshedAt ? html`<span class="pp-muted">checked <${When} at=${refreshedAt} /></span>` : null}
         <button type="button" class="pp-button pp-button-quiet" data-testid="pp-inbox-refresh"
           disabled=${gone || refreshing.phase !== "idle" || !refreshing.connected} aria-busy=${busy ? "true" : "false"}
           onClick=${onRefresh}>${busy ? "Refreshing…" : "Refresh"}</button>

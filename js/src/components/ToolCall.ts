@@ -1,33 +1,45 @@
 import { html } from "htm/preact";
 import { useMemo, useState } from "preact/hooks";
 import { type Decision, decisionsOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../lib/answers";
-import { formatTime } from "../lib/hooks";
+import { sameJson } from "../lib/json";
 import { keyArguments, kindTitle } from "../lib/labels";
 import type { InterruptEntry, ToolItem } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { TextOrPreview } from "./Preview";
 import { callHasHidden, HiddenWarning, Revealed } from "./Revealed";
+import { When } from "./When";
 
 function Resolution({ entry, decision }: { entry: InterruptEntry; decision: Decision | null }) {
   if (!decision) return html`<p class="pp-resolution pp-resolution-pending" data-testid="pp-resolution" data-type="pending">Waiting for an answer</p>`;
-  const at = decision.at ? ` at ${formatTime(decision.at)}` : "";
   const type = entry.resolution?.type ?? "resume";
   const tone = runsAction(decision) ? "resume" : "reject";
   return html`<div class=${`pp-resolution pp-resolution-${tone}`} data-testid="pp-resolution" data-type=${type} data-decision=${decision.kind}>
-    <p><${Revealed} text=${decisionWords(decision)} /><span class="pp-muted">${at}</span></p>
+    <p><${Revealed} text=${decisionWords(decision)} />${decision.at ? html` <span class="pp-muted">· <${When} at=${decision.at} /></span>` : null}</p>
     ${decision.kind === "answered" && decision.value !== null && decision.value !== undefined ? html`<${JsonBlock} label="Answer" value=${decision.value} />` : null}
   </div>`;
 }
 
-function HistoryEntry({ entry, index, decision }: { entry: InterruptEntry; index: number; decision: Decision | null }) {
+/** An approval's data that only repeats the call's tool name and arguments, which the
+ * row shows already. */
+function repeatsCall(entry: InterruptEntry, call: ToolItem): boolean {
+  const data = entry.data;
+  if (entry.kind !== "tool-approval" || !data || typeof data !== "object" || Array.isArray(data)) return false;
+  const keys = Object.keys(data);
+  if (!keys.every((key) => key === "toolName" || key === "args")) return false;
+  if (keys.includes("toolName") && data.toolName !== call.name) return false;
+  return !keys.includes("args") || sameJson(data.args, call.input);
+}
+
+function HistoryEntry({ entry, index, decision, call }: { entry: InterruptEntry; index: number; decision: Decision | null; call: ToolItem }) {
+  const data = entry.data !== null && entry.data !== undefined && !repeatsCall(entry, call) ? entry.data : null;
   return html`<li class="pp-history-entry" data-testid="pp-interrupt-entry" data-interrupt-id=${entry.id}>
     <div class="pp-history-head">
       <span class="pp-badge">${kindTitle(entry.kind)}</span>
-      <span class="pp-history-index">#${index + 1}</span>
-      ${entry.created_at ? html`<span class="pp-muted">${formatTime(entry.created_at)}</span>` : null}
+      ${index > 0 ? html`<span class="pp-history-index">#${index + 1}</span>` : null}
+      ${entry.created_at ? html`<span class="pp-muted"><${When} at=${entry.created_at} /></span>` : null}
     </div>
     <p class="pp-history-message"><${Revealed} text=${entry.message} /></p>
-    ${entry.data !== null && entry.data !== undefined ? html`<${JsonBlock} label="Data" value=${entry.data} />` : null}
+    ${data !== null ? html`<${JsonBlock} label="Data" value=${data} />` : null}
     ${entry.state !== null && entry.state !== undefined ? html`<${JsonBlock} label="Checkpoint (state)" value=${entry.state} />` : null}
     <${Resolution} entry=${entry} decision=${decision} />
   </li>`;
@@ -70,12 +82,27 @@ function Body({ call, hasCard, hidden }: { call: ToolItem; hasCard: boolean; hid
     ${
       interrupts.length > 0
         ? html`<div class="pp-block">
-          <div class="pp-block-label">Interrupt history</div>
-          <ol class="pp-history">${interrupts.map(({ entry, decision }, i) => html`<${HistoryEntry} key=${entry.id} entry=${entry} index=${i} decision=${decision} />`)}</ol>
+          <div class="pp-block-label">What you were asked</div>
+          <ol class="pp-history">${interrupts.map(({ entry, decision }, i) => html`<${HistoryEntry} key=${entry.id} entry=${entry} index=${i} decision=${decision} call=${call} />`)}</ol>
         </div>`
         : null
     }
   </div>`;
+}
+
+const SHORT_OUTCOME = 60;
+
+function shorten(words: string): string {
+  const chars = Array.from(words);
+  return chars.length > SHORT_OUTCOME ? `${chars.slice(0, SHORT_OUTCOME - 1).join("")}…` : words;
+}
+
+/** What a person last decided about this call ("Approved", "Declined: not today"); null
+ * while nobody has (the status says it waits). */
+function lastDecisionWords(call: ToolItem): string | null {
+  const decisions = decisionsOf(call);
+  const last = decisions[decisions.length - 1];
+  return last ? decisionWords(last) : null;
 }
 
 /**
@@ -83,12 +110,12 @@ function Body({ call, hasCard, hidden }: { call: ToolItem; hasCard: boolean; hid
  * below shows, or failed; the details are drawn only while open.
  */
 export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: boolean }) {
-  const interrupts = call.interrupts ?? [];
   const [toggled, setToggled] = useState<boolean | null>(null);
   const open = toggled ?? ((call.status === "interrupted" && !hasCard) || call.status === "failed" || (call.status === "cancelled" && !!call.error));
   // The arguments the call runs with: a person's edits, not the model's first ask.
   const args = keyArguments(effectiveInput(call));
   const hidden = useMemo(() => callHasHidden(call), [call]);
+  const outcome = useMemo(() => lastDecisionWords(call), [call]);
   return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${call.name} data-tool-call-id=${call.id} open=${open}>
     <summary class="pp-tool-summary" onClick=${(e: Event) => {
       e.preventDefault();
@@ -99,7 +126,7 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
       ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args">· <${Revealed} text=${args} /></span>` : null}
       <span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${shownStatus(call)}</span>
       ${hidden ? html`<span class="pp-badge pp-badge-hidden" data-testid="pp-hidden-badge" title="Hidden or direction-changing characters, shown as markers">hidden characters</span>` : null}
-      ${interrupts.length > 0 ? html`<span class="pp-muted">${interrupts.length} ${interrupts.length === 1 ? "interrupt" : "interrupts"}</span>` : null}
+      ${outcome ? html`<span class="pp-muted pp-tool-decision" data-testid="pp-tool-decision" title=${outcome.length > SHORT_OUTCOME ? outcome : undefined}><${Revealed} text=${shorten(outcome)} /></span>` : null}
     </summary>
     ${open ? html`<${Body} call=${call} hasCard=${hasCard} hidden=${hidden} />` : null}
   </details>`;

@@ -3,13 +3,13 @@ import type { Json } from "../types";
 
 export const KIND_TITLES: Record<string, string> = {
   "tool-approval": "Approval",
-  generic: "Input needed",
-  unbound: "Interrupt",
+  generic: "Question",
+  unbound: "Request",
   breakpoint: "Breakpoint",
 };
 
 export function kindTitle(kind: string): string {
-  return KIND_TITLES[kind] ?? "Interrupt";
+  return KIND_TITLES[kind] ?? "Request";
 }
 
 /** `order_id` -> "Order id", `dryRun` -> "Dry run". */
