@@ -9,10 +9,12 @@ to `RULES` to check something more.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
-from ._json import check_text, to_json_value
+from pydantic_core import TzInfo
+
+from ._json import check_text, is_plain_json, is_plain_text, to_json_value
 from ._response_schema import check_response_schema
 from .decisions import decision_of
 from .errors import (
@@ -39,6 +41,8 @@ Rule = Callable[[Prompt], Iterator[Problem]]
 
 def check_prompt(prompt: Prompt) -> None:
     """Raise `InvalidTranscriptError` listing every problem the `RULES` find."""
+    if _passes(prompt):
+        return
     problems = [problem for rule in RULES for problem in rule(prompt)]
     if problems:
         raise InvalidTranscriptError(problems)
@@ -219,6 +223,107 @@ def answers_fit_their_pause(prompt: Prompt) -> Iterator[Problem]:
                         f"not an answer to a {entry.kind} pause: {problem.message}",
                         "answers-fit-their-pause",
                     )
+
+
+def _passes(prompt: Prompt) -> bool:
+    """True when no rule would find a problem, in one pass over the transcript.
+
+    The rules run on every load and every built Prompt; they walk it nine times and
+    spell a path for every value. This pass gathers the texts, values and timestamps,
+    checks each group at once, and spells no path. False only means "run the rules",
+    which find and name each problem (or find none)."""
+    texts: list[Any] = [prompt.thread_id, prompt.run_id]
+    values: list[Any] = []
+    stamps: list[datetime | None] = []
+    if prompt.instructions is not None:
+        texts.append(prompt.instructions)
+    if prompt.model_pause is not None:
+        stamps.append(prompt.model_pause.at)
+    ids: set[str] = set()
+    requests: dict[str, str] = {}
+    answered: set[str] = set()
+    waiting = False  # a call's latest entry is unanswered: no assistant message may follow
+    for item in prompt.items:
+        # A subclass of an item is left to the rules.
+        if type(item) is ToolCall:
+            if requests.get(item.id) != item.name or item.id in answered:
+                return False
+            answered.add(item.id)
+            texts += (item.id, item.name)
+            values += (item.input, item.result)
+            stamps += (item.started_at, item.ended_at)
+            if item.cancellation is not None:
+                stamps.append(item.cancellation.at)
+            entries = item.interrupts
+            if entries:
+                for entry in entries:
+                    if entry.id in ids or (entry.resolution is None and entry is not entries[-1]):
+                        return False
+                    ids.add(entry.id)
+                    if not _entry_passes(entry, texts, values, stamps):
+                        return False
+                waiting = entries[-1].resolution is None
+        elif type(item) is AssistantMessage:
+            if waiting:
+                return False
+            texts.append(item.text)
+            if item.call is not None:
+                stamps += (item.call.started_at, item.call.ended_at)
+            requests = {}
+            for request in item.tool_calls:
+                texts += (request.id, request.name)
+                values.append(request.input)
+                requests[request.id] = request.name
+            answered = set()
+        elif type(item) is UserMessage:
+            texts.append(item.text)
+            requests, answered = {}, set()
+        else:
+            return False
+    if prompt.parent is not None and prompt.parent.interrupt_id not in ids:
+        return False
+    try:
+        joined = "".join(texts)
+    except TypeError:
+        return False
+    if not is_plain_text(joined) or not is_plain_json(values):
+        return False
+    zones = {type(stamp.tzinfo) for stamp in stamps if stamp is not None}
+    return zones <= _FIXED_ZONES or all(_aware(stamp) for stamp in stamps)
+
+
+def _entry_passes(
+    entry: InterruptEntry, texts: list[Any], values: list[Any], stamps: list[datetime | None]
+) -> bool:
+    texts += (entry.id, entry.message)
+    values += (entry.data, entry.state)
+    stamps += (entry.created_at, entry.expires_at)
+    if entry.response_schema is not None:
+        if not is_plain_json(entry.response_schema):
+            return False
+        try:
+            check_response_schema(entry.response_schema)
+        except InvalidResponseSchemaError:
+            return False
+    resolution = entry.resolution
+    if resolution is None:
+        return True
+    stamps.append(resolution.at)
+    if isinstance(resolution, ResumeResolution):
+        values.append(resolution.data)
+    try:
+        decision_of(entry)
+    except InvalidResolutionError:
+        return False
+    return True
+
+
+_FIXED_ZONES = {timezone, TzInfo}
+"""Zones whose offset never depends on the time: a stamp with one is aware."""
+
+
+def _aware(stamp: datetime | None) -> bool:
+    return stamp is None or stamp.utcoffset() is not None
 
 
 RULES: list[Rule] = [

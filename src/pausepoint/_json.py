@@ -32,6 +32,8 @@ __all__ = [
     "MAX_INT_DIGITS",
     "MAX_JSON_DEPTH",
     "check_text",
+    "is_plain_json",
+    "is_plain_text",
     "json_path",
     "json_size",
     "printable",
@@ -63,6 +65,21 @@ def to_json_value(value: Any, what: str) -> JsonValue:
         return _copy(value, 0)
     except _Refused as refused:
         raise NotJSONError(what, refused.path(), refused.reason) from None
+
+
+def is_plain_json(value: Any) -> bool:
+    """Whether `value` is made of plain dicts, lists, str, int, float, bool and None
+    within the limits above, so that `to_json_value` would return an equal copy.
+
+    It copies nothing and never raises; False means "ask `to_json_value`": a tuple, a
+    subclass or a model may still be accepted there, and only it says where a value fails.
+    """
+    return _plain(value, 0)
+
+
+def is_plain_text(text: Any) -> bool:
+    """Whether `text` is a plain str that `check_text` accepts as it is."""
+    return type(text) is str and (text.isascii() or _encodes(text))
 
 
 def check_text(text: Any, what: str) -> str:
@@ -137,6 +154,50 @@ def _encodes(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _plain(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is dict:
+        if depth >= MAX_JSON_DEPTH:
+            return False
+        for key in value:
+            if type(key) is not str or not (key.isascii() or _encodes(key)):
+                return False
+        items = value.values()
+    elif kind is list:
+        if depth >= MAX_JSON_DEPTH:
+            return False
+        items = value
+    else:
+        return _plain_scalar(value)
+    # Scalars are checked here rather than in a call each: most values are small
+    # dicts of scalars.
+    for item in items:
+        kind = type(item)
+        if kind is str:
+            if not (item.isascii() or _encodes(item)):
+                return False
+        elif kind is int:
+            if item.bit_length() >= _INT_BOUND_BITS:
+                return False
+        elif kind is dict or kind is list:
+            if not _plain(item, depth + 1):
+                return False
+        elif item is not None and kind is not bool and not _plain_scalar(item):
+            return False
+    return True
+
+
+def _plain_scalar(value: Any) -> bool:
+    kind = type(value)
+    if kind is str:
+        return value.isascii() or _encodes(value)
+    if kind is int:
+        return value.bit_length() < _INT_BOUND_BITS  # type: ignore[no-any-return]
+    if kind is float:
+        return math.isfinite(value)
+    return value is None or kind is bool
 
 
 def _copy(value: Any, depth: int) -> JsonValue:

@@ -21,16 +21,22 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Self, overload
 
+import pydantic_core
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
     JsonValue,
     ValidationError,
     field_validator,
     model_validator,
 )
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
+from . import _versions
 from ._json import check_text, printable
 from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS, migrate
 from .decisions import Decision, decisions_of
@@ -76,6 +82,33 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+class _ParsedJson:
+    """Whatever the JSON parser returns is JSON; pydantic's own JsonValue check walks each
+    value again and was a large part of the cost of loading a transcript. The limits the
+    parser does not enforce (nesting depth, NaN and infinity) are checked by the
+    `values-are-json` rule on every load. Values built in Python are checked as before,
+    and the JSON schema is JsonValue's."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        checked = handler(source)
+        return core_schema.json_or_python_schema(
+            json_schema=core_schema.any_schema(),
+            python_schema=checked,
+            metadata={"pausepoint_checked": checked},
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return handler(schema["metadata"]["pausepoint_checked"])
+
+
+Json = Annotated[JsonValue, _ParsedJson()]
+"""A JSON value: checked by pydantic when built in Python, taken as parsed when loaded."""
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
@@ -117,7 +150,7 @@ class ResumeResolution(_Model):
     """The interrupt was answered with `resume(data)`."""
 
     type: Literal["resume"] = "resume"
-    data: JsonValue = None
+    data: Json = None
     at: datetime = Field(default_factory=utc_now)
 
 
@@ -142,9 +175,9 @@ class InterruptEntry(_Model):
     id: str = Field(default_factory=lambda: new_id("int"))
     kind: InterruptKind = "generic"
     message: str
-    data: JsonValue = None
-    state: JsonValue = None
-    response_schema: dict[str, JsonValue] | None = None
+    data: Json = None
+    state: Json = None
+    response_schema: dict[str, Json] | None = None
     created_at: datetime = Field(default_factory=utc_now)
     expires_at: datetime | None = None
     resolution: Resolution | None = None
@@ -159,7 +192,7 @@ class ToolCallRequest(_Model):
 
     id: str
     name: str
-    input: dict[str, JsonValue] = Field(default_factory=dict)
+    input: dict[str, Json] = Field(default_factory=dict)
 
 
 class UserMessage(_Model):
@@ -195,9 +228,9 @@ class ToolCall(_Model):
     type: Literal["tool"] = "tool"
     id: str
     name: str
-    input: dict[str, JsonValue] = Field(default_factory=dict)
+    input: dict[str, Json] = Field(default_factory=dict)
     status: ToolCallStatus = "pending"
-    result: JsonValue = None
+    result: Json = None
     error: ErrorInfo | None = None
     interrupts: list[InterruptEntry] = Field(default_factory=list)
     attempts: int = 0
@@ -280,6 +313,28 @@ class Prompt(_Model):
         return cls(instructions=instructions, items=[UserMessage(text=text)], **ids)
 
     @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[BaseModel], handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        # An older transcript is upgraded as a dict before it is read. Only Python input
+        # passes through `migrate`: a before-validator would turn every JSON document into
+        # Python objects first and validate those, several times slower than reading the
+        # JSON directly. A JSON document of an older version is caught by
+        # `_current_version` and read again as a dict.
+        schema = handler(source)
+        return core_schema.json_or_python_schema(
+            json_schema=schema,
+            python_schema=core_schema.no_info_before_validator_function(migrate, schema),
+        )
+
+    @field_validator("schema_version", mode="before")
+    @classmethod
+    def _current_version(cls, version: Any) -> Any:
+        if type(version) is int and version == _versions.SCHEMA_VERSION:
+            return version
+        raise _Outdated
+
+    @classmethod
     def model_validate_json(cls, json_data: str | bytes | bytearray, **options: Any) -> Self:
         """Load a saved transcript. Raises `InvalidTranscriptError` (naming the place) for
         a file that is malformed, inconsistent, or from a newer pausepoint."""
@@ -287,6 +342,9 @@ class Prompt(_Model):
             return super().model_validate_json(json_data, **options)
         except ValidationError as exc:
             raise _refused(exc) from exc
+        except _Outdated:
+            pass
+        return cls.model_validate(pydantic_core.from_json(json_data), **options)
 
     @classmethod
     def model_validate(cls, obj: Any, **options: Any) -> Self:
@@ -295,11 +353,6 @@ class Prompt(_Model):
             return super().model_validate(obj, **options)
         except ValidationError as exc:
             raise _refused(exc) from exc
-
-    @model_validator(mode="before")
-    @classmethod
-    def _upgrade(cls, data: Any) -> Any:
-        return migrate(data)
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -356,6 +409,11 @@ class Prompt(_Model):
         if isinstance(last, AssistantMessage) and not last.tool_calls:
             return last.text
         return None
+
+
+class _Outdated(Exception):
+    """A JSON document's `schema_version` is not the current one: `model_validate_json`
+    reads it again as a dict, which `migrate` upgrades (or refuses)."""
 
 
 def _refused(exc: ValidationError) -> InvalidTranscriptError:
