@@ -102,7 +102,7 @@ def test_jupyter_execute_saves_a_run_answered_in_a_later_cell(tmp_path: Path) ->
     html = shown.data["text/html"]
     assert "Completed" in html
     assert "approved" in html
-    assert "Waiting on" not in html
+    assert "Waiting for your answer" not in html
     assert nb.cells[2].outputs[0].text == "interrupted\n"  # it was waiting in between
 
 
@@ -111,8 +111,8 @@ def test_a_run_left_waiting_is_saved_with_its_read_only_card() -> None:
 
     page = Page(run_outputs(nb)[0].data["text/html"])
 
-    assert "Interrupted: 1 pending interrupt" in page.visible
-    assert "Waiting on 1 interrupt" in page.visible
+    assert "Waiting for an answer" in page.visible
+    assert "Waiting for your answer" in page.visible
     assert "(read-only here)" in page.visible
     assert "await run.resume(True) or await run.reject('why')" in page.visible
 

@@ -40,7 +40,7 @@ async def test_outputs_follow_the_run_and_only_when_it_changed(
     [(_, first), (_, second)] = sent
     assert first["display_id"] == second["display_id"]
     assert first["display_id"].startswith(f"pausepoint-{run.id}-")
-    assert "Waiting on 1 interrupt" in first["data"]["text/html"]
+    assert "Waiting for your answer" in first["data"]["text/html"]
 
     _display._DISPLAYED.refresh()  # a cell ends, nothing changed
     assert len(sent) == 2
@@ -53,7 +53,7 @@ async def test_outputs_follow_the_run_and_only_when_it_changed(
     assert len(updates) == 1
     assert updates[0]["display_id"] == first["display_id"]
     assert "All gone." in updates[0]["data"]["text/html"]
-    assert "Waiting on" not in updates[0]["data"]["text/html"]
+    assert "Waiting for your answer" not in updates[0]["data"]["text/html"]
     assert updates[0]["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] == (
         run.view.model_id
     )

@@ -52,7 +52,7 @@ def assert_inert(html: str) -> Tags:
     allowed = {"div", "span", "p", "strong", "code", "pre", "ul", "li"}
     assert set(parsed.tags) <= allowed, set(parsed.tags) - allowed
     names = {name for name, _ in parsed.attributes}
-    assert names <= {"class", "style"}, names
+    assert names <= {"class", "style", "title"}, names
     for name, value in parsed.attributes:
         if name == "style":
             assert value is not None
@@ -127,7 +127,8 @@ async def test_snapshot_shows_tool_calls_with_arguments_results_and_answers(
     assert "Approve deleting the record?" in text
     assert 'Answered: {"approved":true}' in text  # a generic interrupt's answer
     assert "All gone." in text
-    assert "Waiting on" not in text
+    assert "Waiting for" not in text
+    assert "(read-only here)" not in text
 
 
 async def test_a_rejection_and_its_reason_are_shown() -> None:
@@ -157,8 +158,9 @@ async def test_pending_interrupts_are_read_only_and_say_how_to_answer_from_code(
     html = snapshot_html(run)
 
     text = "".join(assert_inert(html).text)
-    assert "Interrupted: 2 pending interrupts" in text
-    assert "Waiting on 2 interrupts" in text
+    assert "Waiting for an answer" in text  # the view's words, not a count of interrupts
+    assert "Waiting for 2 answers" in text
+    assert "interrupt" not in text.replace("interrupt=", "")
     assert text.count("(read-only here)") == 2
     for pending in (first, second):
         assert pending.interrupt.message in text

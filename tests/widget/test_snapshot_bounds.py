@@ -43,7 +43,7 @@ async def test_an_approval_after_a_breakpoint_edit_shows_the_edited_arguments() 
     await run.run()
     await run.debug.edit({"order": 42, "cents": 700})
 
-    waiting = snapshot_html(run).split("Waiting on", 1)[1]
+    waiting = snapshot_html(run).split("Waiting for your answer", 1)[1]
 
     assert "700" in waiting
     assert "12345" not in waiting

@@ -65,6 +65,10 @@ _STATUS_COLOURS = {
     "succeeded": _OK,
     "rejected": _ERROR,
 }
+_STATUS_WORDS = {
+    "interrupted": "Waiting for an answer",
+    "paused": "Paused before the model request",
+}
 
 
 def snapshot_html(run: AgentRun, *, now: datetime | None = None) -> str:
@@ -87,11 +91,14 @@ def snapshot_body(run: AgentRun) -> str:
     prompt = run.prompt
     pending = run.pending
     status = status_label(run)
+    # The view's header words for a run that waits, not a count of interrupts.
+    label = _STATUS_WORDS.get(status.status, status.label)
+    # The run id is for code and support, not the first thing a reader sees: a tooltip.
     parts = [
-        f'<div style="{_STYLE["head"]}"><strong>pausepoint run</strong>',
-        f'<code style="{_STYLE["code"]}">{escape(prompt.run_id)}</code>',
+        f'<div style="{_STYLE["head"]}">'
+        f'<strong title="Run {escape(prompt.run_id, quote=True)}">pausepoint run</strong>',
         f'<span style="color:{_STATUS_COLOURS.get(status.status, _TEXT)};font-weight:600">'
-        f"{escape(status.label)}</span></div>",
+        f"{escape(label)}</span></div>",
     ]
     items = prompt.items
     hidden = max(0, len(items) - MAX_ITEMS)
@@ -148,7 +155,7 @@ def _tool(call: ToolCall) -> str:
             for entry, decision in zip(call.interrupts, decisions_of(call), strict=True)
         )
         parts.append(
-            f'<div style="{_STYLE["muted"]}">Interrupts</div>'
+            f'<div style="{_STYLE["muted"]}">What you were asked</div>'
             f'<ul style="{_STYLE["list"]}">{entries}</ul>'
         )
     return "".join(parts)
@@ -174,18 +181,17 @@ def _waiting(pending: Iterable[PendingInterrupt]) -> str:
             title = "Approval needed"
             how = f"await run.resume(True{pick})  or  await run.reject('why'{pick})"
         else:
-            title = "Input needed"
-            data = "<answer>" if entry.response_schema else "None"
+            title = "A question for you"
+            data = "<answer>" if entry.response_schema else "'your answer'"
             how = f"await run.resume({data}{pick})  or  await run.reject('why'{pick})"
         parts = [
             f"<div><strong>{title}</strong> "
             f'<span style="{_STYLE["muted"]}">(read-only here)</span></div>',
             f'<div style="{_STYLE["text"]}">{escape(_cut(entry.message))}</div>',
-            f'<div style="{_STYLE["muted"]}">Tool {_code(call.name)} '
-            f"&middot; interrupt {_code(entry.id)}</div>",
+            f'<div style="{_STYLE["muted"]}">Tool {_code(call.name)}</div>',
             _json_block("Arguments", call.effective_input),
         ]
-        if entry.data is not None:
+        if entry.data is not None and not _repeats_call(entry, call):
             parts.append(_json_block("Data", entry.data))
         if entry.response_schema:
             parts.append(_json_block("Answer schema", entry.response_schema))
@@ -193,10 +199,20 @@ def _waiting(pending: Iterable[PendingInterrupt]) -> str:
         parts.append(f'<pre style="{_STYLE["pre"]}">{escape(how)}</pre>')
         cards.append(f'<div style="{_STYLE["card"]}">{"".join(parts)}</div>')
     count = len(cards)
-    return (
-        f'<div style="{_STYLE["item"]}"><strong>Waiting on {count} '
-        f"{'interrupt' if count == 1 else 'interrupts'}</strong>{''.join(cards)}</div>"
-    )
+    waiting = "Waiting for your answer" if count == 1 else f"Waiting for {count} answers"
+    return f'<div style="{_STYLE["item"]}"><strong>{waiting}</strong>{"".join(cards)}</div>'
+
+
+def _repeats_call(entry: InterruptEntry, call: ToolCall) -> bool:
+    """An approval's data that only repeats the call's tool name and arguments."""
+    data = entry.data
+    if entry.kind != "tool-approval" or not isinstance(data, dict):
+        return False
+    if not set(data) <= {"toolName", "args"}:
+        return False
+    if "toolName" in data and data["toolName"] != call.name:
+        return False
+    return "args" not in data or data["args"] in (call.input, call.effective_input)
 
 
 def _json_block(label: str, value: Any) -> str:
