@@ -170,6 +170,25 @@ async def test_pending_interrupts_are_read_only_and_say_how_to_answer_from_code(
     assert "<form" not in html
 
 
+async def test_a_waiting_run_is_described_in_words_for_people(delete_record: Action) -> None:
+    question = await paused_delete(delete_record)
+    approval = Agent(model=ScriptedModel([call("wipe", target="a"), "ok"]), actions=[evil_action()])
+    waiting = approval.new_run("wipe a")
+    await waiting.run()
+
+    asked = snapshot_html(question)
+    text = "".join(assert_inert(asked).text)
+    assert "A question for you" in text
+    assert "Waiting for your answer" in text
+    assert "Input needed" not in text
+    assert question.id not in text  # the run id is a tooltip, not the headline
+    assert f'title="Run {question.id}"' in asked
+    approve = "".join(assert_inert(snapshot_html(waiting)).text)
+    assert "Approval needed" in approve
+    assert "toolName" not in approve  # the data only repeated the call shown above it
+    assert '"target": "a"' in approve
+
+
 async def test_a_long_transcript_shows_its_end_and_says_how_much_is_hidden() -> None:
     agent = Agent(model=ScriptedModel(["reply"] * 60))
     run = agent.new_run("message 0")
