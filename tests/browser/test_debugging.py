@@ -131,7 +131,7 @@ def test_step_break_edit_continue_fork_compare_and_go_back_from_the_view(
     parent = view.locator('[data-testid="pp-branch"][data-branch="parent"]')
     child = view.locator('[data-testid="pp-branch"][data-branch="fork"]')
     expect(parent.get_by_test_id("pp-branch-answer")).to_have_text("Approved")
-    expect(child.get_by_test_id("pp-branch-answer")).to_have_text("Rejected: not today")
+    expect(child.get_by_test_id("pp-branch-answer")).to_have_text("Declined: not today")
     expect(parent).to_contain_text("Refund succeeded.")
     expect(child).to_contain_text("Refund rejected.")
     view.get_by_test_id("pp-branches").scroll_into_view_if_needed()

@@ -35,7 +35,7 @@ def test_reopened_headless_notebook_shows_what_happened(open_saved: OpenSaved) -
     expect(shown).to_contain_text("Completed", timeout=30_000)
     expect(shown).to_contain_text("Done: refund_order returned refunded 35.00 for order 42.")
     expect(shown).to_contain_text("Approve running refund_order?")
-    expect(shown).to_contain_text("approved")
+    expect(shown).to_contain_text("Approved")
     _no_broken_widget(nb)
     shown.scroll_into_view_if_needed()
     nb.screenshot("s-reopened-untrusted")

@@ -84,7 +84,7 @@ def test_quickstart_executed_by_nbconvert_saves_its_final_state() -> None:
     # Shown while the run was still working; saved as it ended, after later cells.
     assert "Completed" in first["text/html"]
     assert "Done: refund_order returned refunded 35.00 for order 42." in first["text/html"]
-    assert "approved" in first["text/html"]
+    assert "Approved" in first["text/html"]
     assert "output: Done: refund_order returned" in first["text/plain"]
     assert (
         first[WIDGET_VIEW]["model_id"]
@@ -101,7 +101,7 @@ def test_jupyter_execute_saves_a_run_answered_in_a_later_cell(tmp_path: Path) ->
     [shown] = run_outputs(nb)
     html = shown.data["text/html"]
     assert "Completed" in html
-    assert "approved" in html
+    assert "Approved" in html
     assert "Waiting for your answer" not in html
     assert nb.cells[2].outputs[0].text == "interrupted\n"  # it was waiting in between
 
