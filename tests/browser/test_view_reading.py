@@ -263,6 +263,62 @@ def test_a_visible_focus_ring_in_notebook_7(open_in_notebook7: Callable[..., Any
         _each_control_shows_focus(nb, cards.nth(0), f"Notebook 7 {label}")
 
 
+QUESTIONS = """
+from pausepoint import Agent, ActionContext, ActionInterrupt, ScriptedModel, action, call
+received = {}
+
+@action
+async def delete_record(ctx: ActionContext) -> str:
+    \"\"\"Delete a record.\"\"\"
+    if ctx.resumption is None:
+        raise ActionInterrupt("Approve deleting the record?", {"recordId": 7})
+    received["delete"] = ctx.resumption.data
+    return "deleted"
+
+@action
+async def ship(ctx: ActionContext) -> str:
+    \"\"\"Ship an order.\"\"\"
+    if ctx.resumption is None:
+        raise ActionInterrupt("Ship the order?", response_schema={
+            "type": "object", "properties": {"express": {"type": "boolean", "title": "Express"}},
+            "required": ["express"]})
+    received["ship"] = ctx.resumption.data
+    return "shipped"
+
+run = Agent(model=ScriptedModel([[call("delete_record"), call("ship")], "Done."]),
+            actions=[delete_record, ship]).start("Tidy up")
+run
+"""
+
+
+def test_questions_are_answered_in_words_and_yes_no_with_buttons(
+    open_notebook: OpenNotebook,
+) -> None:
+    nb = open_notebook("questions", [QUESTIONS, 'print("KERNEL", received)'])
+    nb.run_all()
+    cards = _cards(nb, 2)
+    words = cards.filter(has_text="Approve deleting the record?")
+    send = words.get_by_test_id("pp-resume")
+    expect(words.get_by_text("Your answer", exact=True)).to_be_visible()
+    expect(send).to_be_disabled()
+    words.get_by_test_id("pp-text-answer").fill("Yes, delete it")
+    yes_no = cards.filter(has_text="Ship the order?")
+    expect(yes_no.get_by_test_id("pp-answer-yes")).to_have_text("Yes, express")
+    expect(yes_no.locator('input[type="checkbox"]')).to_have_count(0)
+    nb.screenshot("r-questions")
+    send.click()
+    expect(cards).to_have_count(1, timeout=30_000)
+    cards.get_by_test_id("pp-answer-no").click()
+    expect(nb.page.get_by_test_id("pp-status").first).to_contain_text(
+        "completed", ignore_case=True, timeout=30_000
+    )
+    nb.run_cell(1)
+    expect(nb.output(1).last).to_contain_text(
+        "KERNEL {'delete': 'Yes, delete it', 'ship': {'express': False}}", timeout=30_000
+    )
+    nb.screenshot("r-questions-answered")
+
+
 def test_an_edited_argument_refused_by_the_kernel_shows_beside_its_field(
     open_notebook: OpenNotebook,
 ) -> None:
