@@ -166,6 +166,9 @@ class Action:
     _spreads_input: bool = field(default=False, repr=False)
     _context_param: str | None = field(default=None, repr=False)
     _schema_text: str | None = field(default=None, init=False, repr=False, compare=False)
+    # Read on every call: worked out once here rather than per call.
+    _is_async: bool = field(default=False, init=False, repr=False, compare=False)
+    _input_names: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Checked here too, so an Action built directly fails now rather than at a call.
@@ -177,6 +180,8 @@ class Action:
         object.__setattr__(
             self, "timeout", seconds_setting(self.timeout, f"Action {self.name!r}: timeout")
         )
+        object.__setattr__(self, "_is_async", inspect.iscoroutinefunction(self.fn))
+        object.__setattr__(self, "_input_names", tuple(self.input_model.model_fields))
 
     def input_schema(self) -> dict[str, Any]:
         """The JSON Schema of the input, as sent to models and shown in edit forms."""
@@ -205,14 +210,14 @@ class Action:
         return self.input_model.model_validate(args)
 
     async def invoke(self, input: BaseModel, ctx: ActionContext) -> Any:
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, Any]
         if self._spreads_input:
-            kwargs.update({name: getattr(input, name) for name in type(input).model_fields})
+            kwargs = {name: getattr(input, name) for name in self._input_names}
         else:
-            kwargs["input"] = input
+            kwargs = {"input": input}
         if self._context_param is not None:
             kwargs[self._context_param] = ctx
-        if inspect.iscoroutinefunction(self.fn):
+        if self._is_async:
             return await self.fn(**kwargs)
         result = await run_in_thread((ctx.run_id, ctx.tool_call_id), self.fn, kwargs)
         if inspect.isawaitable(result):

@@ -27,13 +27,11 @@ from pydantic import (
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
-    GetJsonSchemaHandler,
     JsonValue,
     ValidationError,
     field_validator,
     model_validator,
 )
-from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from . import _versions
@@ -64,6 +62,7 @@ __all__ = [
     "TranscriptView",
     "UserMessage",
     "new_id",
+    "set_fields",
     "utc_now",
 ]
 
@@ -82,31 +81,13 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class _ParsedJson:
-    """Whatever the JSON parser returns is JSON; pydantic's own JsonValue check walks each
-    value again and was a large part of the cost of loading a transcript. The limits the
-    parser does not enforce (nesting depth, NaN and infinity) are checked by the
-    `values-are-json` rule on every load. Values built in Python are checked as before,
-    and the JSON schema is JsonValue's."""
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
-    ) -> core_schema.CoreSchema:
-        checked = handler(source)
-        return core_schema.json_or_python_schema(
-            json_schema=core_schema.any_schema(),
-            python_schema=checked,
-            metadata={"pausepoint_checked": checked},
-        )
-
-    def __get_pydantic_json_schema__(
-        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        return handler(schema["metadata"]["pausepoint_checked"])
-
-
-Json = Annotated[JsonValue, _ParsedJson()]
-"""A JSON value: checked by pydantic when built in Python, taken as parsed when loaded."""
+def set_fields(model: BaseModel, **values: Any) -> None:
+    """Write fields of a transcript model as ``model.name = value`` does (models here
+    do not validate assignments), for several fields in one call: the loop writes three
+    or four fields of a record at each step, and pydantic's `__setattr__` runs Python
+    code for each."""
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)
 
 
 class _Model(BaseModel):
@@ -150,7 +131,7 @@ class ResumeResolution(_Model):
     """The interrupt was answered with `resume(data)`."""
 
     type: Literal["resume"] = "resume"
-    data: Json = None
+    data: JsonValue = None
     at: datetime = Field(default_factory=utc_now)
 
 
@@ -175,9 +156,9 @@ class InterruptEntry(_Model):
     id: str = Field(default_factory=lambda: new_id("int"))
     kind: InterruptKind = "generic"
     message: str
-    data: Json = None
-    state: Json = None
-    response_schema: dict[str, Json] | None = None
+    data: JsonValue = None
+    state: JsonValue = None
+    response_schema: dict[str, JsonValue] | None = None
     created_at: datetime = Field(default_factory=utc_now)
     expires_at: datetime | None = None
     resolution: Resolution | None = None
@@ -192,7 +173,7 @@ class ToolCallRequest(_Model):
 
     id: str
     name: str
-    input: dict[str, Json] = Field(default_factory=dict)
+    input: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 class UserMessage(_Model):
@@ -228,9 +209,9 @@ class ToolCall(_Model):
     type: Literal["tool"] = "tool"
     id: str
     name: str
-    input: dict[str, Json] = Field(default_factory=dict)
+    input: dict[str, JsonValue] = Field(default_factory=dict)
     status: ToolCallStatus = "pending"
-    result: Json = None
+    result: JsonValue = None
     error: ErrorInfo | None = None
     interrupts: list[InterruptEntry] = Field(default_factory=list)
     attempts: int = 0

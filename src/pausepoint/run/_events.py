@@ -178,6 +178,12 @@ class Events:
 
         return off
 
+    def heard(self, name: str) -> bool:
+        """Whether an event called `name` has a handler: the loop builds the events of
+        each step only when someone listens."""
+        handlers = self._handlers
+        return bool(handlers.get(name) or handlers.get("*"))
+
     async def emit(self, event: Event) -> None:
         named = self._handlers.get(event.name)
         every = self._handlers.get("*")

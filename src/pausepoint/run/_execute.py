@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -18,10 +18,21 @@ from .._json import to_json_value
 from ..actions import Action, ActionContext, ActionInterrupt
 from ..errors import ActionTimeoutError, NotJSONError
 from ..store import StoreError
-from ..transcript import ErrorInfo, InterruptEntry, Prompt, ToolCall, utc_now
+from ..transcript import ErrorInfo, InterruptEntry, Prompt, ToolCall, set_fields, utc_now
 from ._debug import Debugger, breakpoint_entry
-from ._events import Event, InterruptedEvent, ToolCallFinishedEvent, ToolCallStartedEvent
-from ._steps import AskApproval, Fail, PauseAt, Reject, Settled, Wait, needs_work, next_step
+from ._events import Events, InterruptedEvent, ToolCallFinishedEvent, ToolCallStartedEvent
+from ._steps import (
+    AskApproval,
+    Fail,
+    Invoke,
+    PauseAt,
+    Reject,
+    Settled,
+    Step,
+    Wait,
+    needs_work,
+    next_step,
+)
 
 __all__ = ["ToolRunner", "needs_work"]
 
@@ -36,7 +47,7 @@ class ToolRunner:
         *,
         actions: Mapping[str, Action],
         prompt: Prompt,
-        emit: Callable[[Event], Awaitable[None]],
+        events: Events,
         response_models: dict[str, type[BaseModel]],
         default_timeout: float | None = None,
         checkpoint: Callable[[], None] | None = None,
@@ -44,7 +55,7 @@ class ToolRunner:
         self._actions = actions
         self._known = ", ".join(sorted(actions))
         self._prompt = prompt
-        self._emit = emit
+        self._events = events
         self._response_models = response_models
         self._default_timeout = default_timeout
         # Saves the run (stored runs): a call about to run, an outcome, a pause.
@@ -68,30 +79,10 @@ class ToolRunner:
         debugger = self.debugger
         pause = debugger.should_pause if debugger is not None and debugger.active else None
         step = next_step(record, action, self._known, pause)
-        if isinstance(step, Fail):
-            await self._settle(record, "failed", step.error)
-            return
-        if isinstance(step, Reject):
-            await self._settle(record, "rejected", step.error)
-            return
-        if isinstance(step, Settled | Wait):
+        if not isinstance(step, Invoke):
+            await self._without_running(record, step, action)
             return
         assert action is not None  # next_step fails calls of unknown actions
-        if isinstance(step, PauseAt):
-            assert debugger is not None
-            await self._suspend(record, breakpoint_entry(record, debugger.why(record) or "step"))
-            return
-        if isinstance(step, AskApproval):
-            await self._suspend(
-                record,
-                InterruptEntry(
-                    kind="tool-approval",
-                    message=action.describe_approval(step.input),
-                    data={"toolName": action.name, "args": record.effective_input},
-                ),
-            )
-            return
-
         ctx = ActionContext(
             tool_call_id=record.id,
             action_name=action.name,
@@ -100,12 +91,12 @@ class ToolRunner:
             history=tuple(record.interrupts),
             attempt=step.attempt,
         )
-        record.status = "running"
-        record.attempts = step.attempt
-        record.started_at = utc_now()
-        record.ended_at = None
+        set_fields(
+            record, status="running", attempts=step.attempt, started_at=utc_now(), ended_at=None
+        )
         self._checkpoint()  # durable before it runs: after a crash, attempt tells it so
-        await self._emit(ToolCallStartedEvent(record))
+        if self._events.heard(ToolCallStartedEvent.name):
+            await self._events.emit(ToolCallStartedEvent(record))
         timeout = action.timeout if action.timeout is not None else self._default_timeout
         deadline = None
         try:
@@ -149,21 +140,50 @@ class ToolRunner:
             return
         await self._settle(record, "succeeded", None)
 
+    async def _without_running(self, record: ToolCall, step: Step, action: Action | None) -> None:
+        """Every step but `Invoke`: settle, leave as it is, or pause before running."""
+        if isinstance(step, Fail):
+            await self._settle(record, "failed", step.error)
+            return
+        if isinstance(step, Reject):
+            await self._settle(record, "rejected", step.error)
+            return
+        if isinstance(step, Settled | Wait):
+            return
+        assert action is not None  # next_step fails calls of unknown actions
+        if isinstance(step, PauseAt):
+            debugger = self.debugger
+            assert debugger is not None
+            await self._suspend(record, breakpoint_entry(record, debugger.why(record) or "step"))
+            return
+        if isinstance(step, AskApproval):
+            await self._suspend(
+                record,
+                InterruptEntry(
+                    kind="tool-approval",
+                    message=action.describe_approval(step.input),
+                    data={"toolName": action.name, "args": record.effective_input},
+                ),
+            )
+
     async def _suspend(self, record: ToolCall, entry: InterruptEntry) -> None:
         record.interrupts.append(entry)
-        record.status = "interrupted"
         if record.started_at is not None and entry.kind == "generic":
-            record.ended_at = utc_now()
+            set_fields(record, status="interrupted", ended_at=utc_now())
+        else:
+            record.status = "interrupted"
         self._checkpoint()
-        await self._emit(InterruptedEvent(record, entry))
+        if self._events.heard(InterruptedEvent.name):
+            await self._events.emit(InterruptedEvent(record, entry))
 
     async def _settle(self, record: ToolCall, status: Any, error: ErrorInfo | None) -> None:
-        record.status = status
-        record.error = error
         if record.started_at is not None:
-            record.ended_at = utc_now()
+            set_fields(record, status=status, error=error, ended_at=utc_now())
+        else:
+            set_fields(record, status=status, error=error)
         self._checkpoint()  # the outcome is durable before the model is asked again
-        await self._emit(ToolCallFinishedEvent(record))
+        if self._events.heard(ToolCallFinishedEvent.name):
+            await self._events.emit(ToolCallFinishedEvent(record))
 
 
 def _nothing() -> None:

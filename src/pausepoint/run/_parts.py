@@ -49,7 +49,7 @@ def assemble(
     tools = ToolRunner(
         actions=agent.actions,
         prompt=prompt,
-        emit=emit,
+        events=events,
         response_models=response_models,
         default_timeout=agent.action_timeout,
         checkpoint=checkpoint,
@@ -62,7 +62,7 @@ def assemble(
         tools=tools,
         debugger=debugger,
         outcomes=outcomes,
-        emit=emit,
+        events=events,
         checkpoint=checkpoint,
     )
     stretch = Stretch(

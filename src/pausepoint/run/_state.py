@@ -95,18 +95,21 @@ def derive_state(
     the run do not alter it. `input_schemas` (by action name) complete the wire form."""
     schemas = input_schemas or {}
     pending = tuple(
-        PendingInterrupt(
-            _snapshot(record),
-            _snapshot(entry),
-            run_id=prompt.run_id,
-            input_schema=schemas.get(record.name),
-        )
-        for record, entry in prompt.pending()
+        _pending(_snapshot(record), prompt.run_id, schemas.get(record.name))
+        for record, _ in prompt.pending()
     )
     if not pending:
         return Ready()
     first = pending[0]
     return Interrupted(tool_call=first.tool_call, interrupt=first.interrupt, pending=pending)
+
+
+def _pending(
+    record: ToolCall, run_id: str, input_schema: Mapping[str, Any] | None
+) -> PendingInterrupt:
+    # The pending entry is the call's latest: the copy of the call holds its copy.
+    entry = record.interrupts[-1]
+    return PendingInterrupt(record, entry, run_id=run_id, input_schema=input_schema)
 
 
 def _snapshot(model: _M) -> _M:

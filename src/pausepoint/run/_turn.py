@@ -33,7 +33,7 @@ from ..transcript import (
     new_id,
     utc_now,
 )
-from ._events import Event, MessageEvent, RunStartedEvent, TextDeltaEvent
+from ._events import Events, MessageEvent, RunStartedEvent, TextDeltaEvent
 from ._outcome import Outcomes
 from ._result import AgentRunResult
 from ._steps import needs_work
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AskModel",
     "Complete",
+    "ModelClock",
     "OverLimit",
     "PauseBeforeModel",
     "RunCalls",
@@ -127,7 +128,7 @@ class Turn:
         tools: ToolRunner,
         debugger: Debugger,
         outcomes: Outcomes,
-        emit: Callable[[Event], Awaitable[None]],
+        events: Events,
         checkpoint: Callable[[], None],
     ) -> None:
         self._agent = agent
@@ -135,9 +136,10 @@ class Turn:
         self._tools = tools
         self._debugger = debugger
         self._outcomes = outcomes
-        self._emit = emit
+        self._events = events
         self._checkpoint = checkpoint
         self._children: list[asyncio.Task[None]] = []
+        self._clock = ModelClock()
         self.released = False
         """A pause before the model was answered: ask the model once, even when stepping."""
 
@@ -147,7 +149,7 @@ class Turn:
         return children
 
     async def until_stop(self, max_turns: int) -> AgentRunResult:
-        await self._emit(RunStartedEvent(self._prompt.run_id))
+        await self._events.emit(RunStartedEvent(self._prompt.run_id))
         turns = 0
         while True:
             step = next_turn_step(
@@ -157,7 +159,11 @@ class Turn:
                 stepping=self._debugger.stepping and not self.released,
             )
             if isinstance(step, RunCalls):
-                await self._execute(step.records)
+                records = step.records
+                if len(records) == 1:  # the common case, without a task per call
+                    await self._tools.execute(records[0])
+                else:
+                    await self._execute(records)
             elif isinstance(step, AskModel):
                 self.released = False
                 turns += 1
@@ -175,9 +181,6 @@ class Turn:
                 return self._outcomes.result("paused")
 
     async def _execute(self, records: list[ToolCall]) -> None:
-        if len(records) == 1:  # the common case, without a task per call
-            await self._tools.execute(records[0])
-            return
         self._children = [asyncio.ensure_future(self._tools.execute(r)) for r in records]
         await asyncio.gather(*self._children)
         self._children = []
@@ -193,7 +196,9 @@ class Turn:
         )
         try:
             response = checked_response(
-                await ask_model(agent.model, request, self._on_text, agent.model_timeout)
+                await ask_model(
+                    agent.model, request, self._on_text, agent.model_timeout, self._clock
+                )
             )
         except Exception as exc:
             return await self._outcomes.fail(exc)
@@ -212,11 +217,13 @@ class Turn:
             ToolCall(id=c.id, name=c.name, input=c.input) for c in message.tool_calls
         )
         self._checkpoint()
-        await self._emit(MessageEvent(message))
+        if self._events.heard(MessageEvent.name):
+            await self._events.emit(MessageEvent(message))
         return None
 
     async def _on_text(self, text: str) -> None:
-        await self._emit(TextDeltaEvent(text))
+        if self._events.heard(TextDeltaEvent.name):
+            await self._events.emit(TextDeltaEvent(text))
 
 
 async def ask_model(
@@ -224,26 +231,20 @@ async def ask_model(
     request: ModelRequest,
     on_text: Callable[[str], Awaitable[None]],
     seconds: float | None = None,
+    clock: ModelClock | None = None,
 ) -> ModelResponse:
     """One turn: through `stream` when the model has it (text goes to `on_text` as it
     arrives), else through `request`. Past `seconds` (None: no limit), raises
-    `ModelTimeoutError`, whatever the model is."""
+    `ModelTimeoutError`, whatever the model is. `clock` is the run's (see `ModelClock`)."""
     if seconds is None:
         return await _ask(model, request, on_text)
-    # A bare timer rather than asyncio.timeout(): this runs once per model turn.
-    task = asyncio.current_task()
-    assert task is not None
-    expired: list[bool] = []
-
-    def expire() -> None:
-        expired.append(True)
-        task.cancel()
-
-    timer = asyncio.get_running_loop().call_later(seconds, expire)
+    clock = clock or ModelClock()
+    number = clock.begin(seconds)
     try:
         return await _ask(model, request, on_text)
     except asyncio.CancelledError:
-        if not expired or task.uncancel() > 0:
+        task = asyncio.current_task()
+        if clock.expired != number or (task is not None and task.uncancel() > 0):
             raise  # a cancel() or an outside cancellation, not the deadline
         raise ModelTimeoutError(
             f"The model did not answer within {seconds:g} s (model_timeout). Check the "
@@ -252,15 +253,80 @@ async def ask_model(
             retryable=True,
         ) from None
     finally:
-        timer.cancel()
+        clock.end()
 
 
-async def _ask(
+class ModelClock:
+    """Bounds each model request of one run by its `model_timeout`, with one timer for
+    all of them.
+
+    A timer per request (armed, then cancelled) cost as much as the rest of a turn's
+    bookkeeping. This one is armed at a request's deadline and outlives it; when it
+    fires, it cancels the request in flight if that is the request it was armed for,
+    and otherwise re-arms at the deadline of the one in flight, if any. A run asks one
+    model request at a time."""
+
+    def __init__(self) -> None:
+        self._asking: tuple[asyncio.Task[Any], float, int] | None = None
+        self._requests = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._armed_for = 0
+        self.expired = 0
+        """The number of the latest request that ran out of time (0: none)."""
+
+    def begin(self, seconds: float) -> int:
+        """Start timing a request of the current task; returns its number."""
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        deadline = loop.time() + seconds
+        self._requests += 1
+        number = self._requests
+        self._asking = (task, deadline, number)
+        timer = self._timer
+        if timer is None or self._loop is not loop or timer.when() > deadline:
+            if timer is not None and self._loop is loop:
+                timer.cancel()
+            self._arm(loop, deadline, number)
+        return number
+
+    def end(self) -> None:
+        self._asking = None
+
+    def _arm(self, loop: asyncio.AbstractEventLoop, deadline: float, number: int) -> None:
+        self._loop = loop
+        self._armed_for = number
+        self._timer = loop.call_at(deadline, self._fire, loop)
+
+    def _fire(self, loop: asyncio.AbstractEventLoop) -> None:
+        if loop is not self._loop:
+            return  # armed on a loop the run has since left
+        self._timer = None
+        asking = self._asking
+        if asking is None:
+            return  # the next request arms it again
+        task, deadline, number = asking
+        if number != self._armed_for:
+            self._arm(loop, deadline, number)
+            return
+        self.expired = number
+        self._asking = None
+        task.cancel()
+
+
+def _ask(
     model: Model, request: ModelRequest, on_text: Callable[[str], Awaitable[None]]
-) -> ModelResponse:
+) -> Awaitable[ModelResponse]:
     stream: Any = getattr(model, "stream", None)
     if stream is None:
-        return await model.request(request)
+        return model.request(request)
+    return _streamed(stream, request, on_text)
+
+
+async def _streamed(
+    stream: Any, request: ModelRequest, on_text: Callable[[str], Awaitable[None]]
+) -> ModelResponse:
     final: ModelResponse | None = None
     async for event in stream(request):
         if isinstance(event, TextDelta):
