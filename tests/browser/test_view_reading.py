@@ -80,7 +80,8 @@ async ([a, b]) => {
 # The focus indicator's contrast, from two PNG screenshots (data URLs) of one control
 # unfocused and focused: the pixels that changed are the indicator; its colour is their
 # median (by luminance) in the focused shot, the surroundings' the same pixels' median in
-# the unfocused shot; the ratio is WCAG's, from their relative luminances.
+# the unfocused shot; the ratio is WCAG's, from their relative luminances. `strong` counts
+# the pixels that changed by at least 3:1 (the indicator's area, as WCAG 2.4.13 counts it).
 FOCUS_CONTRAST = """
 async ([before, after]) => {
   const load = (src) => new Promise((ok, fail) => {
@@ -110,10 +111,12 @@ async ([before, after]) => {
     const [l, i] = sorted[Math.floor(sorted.length / 2)];
     return {l, rgb: [d[i], d[i + 1], d[i + 2]]};
   };
+  const contrast = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
   const ring = median(q), around = median(p);
-  const [hi, lo] = ring.l > around.l ? [ring.l, around.l] : [around.l, ring.l];
-  const ratio = (hi + 0.05) / (lo + 0.05);
-  return {changed: changed.length, ratio, ring: ring.rgb, around: around.rgb};
+  // The pixels that changed by at least 3:1 between the two states: the indicator's area.
+  const strong = changed.filter((i) => contrast(luminance(p, i), luminance(q, i)) >= 3).length;
+  const ratio = contrast(ring.l, around.l);
+  return {changed: changed.length, strong, ratio, ring: ring.rgb, around: around.rgb};
 }
 """
 
@@ -178,8 +181,13 @@ def test_parallel_cards_are_told_apart_by_their_titles(open_notebook: OpenNotebo
 
 def _assert_focus_contrast(nb: Any, control: Any, label: str) -> None:
     """The focused `control`'s indicator contrasts at least 3:1 with what it is drawn on
-    (WCAG 2.4.11 / 1.4.11), measured from the rendered pixels."""
+    (WCAG 2.4.11 / 1.4.11) and is at least as large as a 2px perimeter of the control,
+    measured from the rendered pixels."""
     page = nb.page
+    box = control.bounding_box()
+    assert box is not None
+    # WCAG 2.4.13: at least the area of a 2 CSS px thick perimeter of the unfocused control.
+    least = 2 * 2 * (int(box["width"]) + int(box["height"]))
     focused = _around(page, control)
     nb.screenshot(f"r-focus-{label.lower().replace(' ', '-')}")
     page.evaluate("() => document.activeElement.blur()")
@@ -187,10 +195,14 @@ def _assert_focus_contrast(nb: Any, control: Any, label: str) -> None:
     found = page.evaluate(FOCUS_CONTRAST, [unfocused, focused])
     print(
         f"focus contrast, {label}: {found['ratio']:.2f}:1 "
-        f"(indicator {found['ring']} on {found['around']}, {found['changed']} pixels)"
+        f"(indicator {found['ring']} on {found['around']}; {found['strong']} pixels at 3:1 "
+        f"or more, {least} needed)"
     )
-    assert found["changed"] > 100, f"{label}: the focus indicator changed {found['changed']} pixels"
     assert found["ratio"] >= 3.0, f"{label}: focus indicator contrast {found['ratio']:.2f}:1"
+    assert found["strong"] >= least, (
+        f"{label}: the indicator covers {found['strong']} pixels at 3:1, less than a 2px "
+        f"perimeter of the control ({least})"
+    )
 
 
 def _each_control_shows_focus(nb: Any, card: Any, label: str) -> None:
