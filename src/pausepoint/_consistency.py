@@ -39,9 +39,12 @@ __all__ = ["RULES", "check_prompt"]
 Rule = Callable[[Prompt], Iterator[Problem]]
 
 
-def check_prompt(prompt: Prompt) -> None:
-    """Raise `InvalidTranscriptError` listing every problem the `RULES` find."""
-    if _passes(prompt):
+def check_prompt(prompt: Prompt, *, parsed: bool = False) -> None:
+    """Raise `InvalidTranscriptError` listing every problem the `RULES` find.
+
+    `parsed` says the prompt was just read from JSON text, whose parser refuses lone
+    surrogates and integers of more digits than `MAX_INT_DIGITS`."""
+    if _passes(prompt, parsed):
         return
     problems = [problem for rule in RULES for problem in rule(prompt)]
     if problems:
@@ -225,7 +228,7 @@ def answers_fit_their_pause(prompt: Prompt) -> Iterator[Problem]:
                     )
 
 
-def _passes(prompt: Prompt) -> bool:
+def _passes(prompt: Prompt, parsed: bool) -> bool:
     """True when no rule would find a problem, in one pass over the transcript.
 
     The rules run on every load and every built Prompt; they walk it nine times and
@@ -286,7 +289,7 @@ def _passes(prompt: Prompt) -> bool:
         joined = "".join(texts)
     except TypeError:
         return False
-    if not is_plain_text(joined) or not is_plain_json(values):
+    if not (parsed or is_plain_text(joined)) or not is_plain_json(values):
         return False
     zones = {type(stamp.tzinfo) for stamp in stamps if stamp is not None}
     return zones <= _FIXED_ZONES or all(_aware(stamp) for stamp in stamps)

@@ -29,6 +29,7 @@ from pydantic import (
     GetCoreSchemaHandler,
     JsonValue,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -336,11 +337,11 @@ class Prompt(_Model):
             raise _refused(exc) from exc
 
     @model_validator(mode="after")
-    def _consistent(self) -> Self:
+    def _consistent(self, info: ValidationInfo) -> Self:
         # Runs when a Prompt is built or loaded, not when the loop appends to `items`.
         from ._consistency import check_prompt
 
-        check_prompt(self)
+        check_prompt(self, parsed=info.mode == "json")
         return self
 
     def current_turn(self) -> tuple[AssistantMessage | None, list[ToolCall]]:
