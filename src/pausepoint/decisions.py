@@ -211,7 +211,11 @@ class Decision:
         if self.kind == "expired":
             return "Expired: nobody answered in time"
         if self.kind == "answered":
-            return "Answered" if self.value is None else f"Answered: {_show(self.value)}"
+            if self.value is None:
+                return "Answered"
+            if isinstance(self.value, str):  # words read as words, not as JSON
+                return f"Answered: {_cut(self.value)}"
+            return f"Answered: {_show(self.value)}"
         if self.kind == "edited":
             return (
                 f"Ran with edited arguments: {changed}" if changed else "Ran with edited arguments"
@@ -333,6 +337,10 @@ def _show(value: JsonValue | _Absent) -> str:
     if isinstance(value, str) and len(value) > _SHOWN_VALUE:
         value = value[:_SHOWN_VALUE]  # the same first characters, without writing it all
     text = json.dumps(_js_numbers(value), ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= _SHOWN_VALUE else text[: _SHOWN_VALUE - 1] + "…"
+
+
+def _cut(text: str) -> str:
     return text if len(text) <= _SHOWN_VALUE else text[: _SHOWN_VALUE - 1] + "…"
 
 

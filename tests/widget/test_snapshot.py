@@ -255,7 +255,7 @@ def test_snapshot_of_a_fresh_run_is_idle() -> None:
 
     text = "".join(assert_inert(snapshot_html(run)).text)
 
-    assert "Idle" in text
+    assert "Not started" in text
     assert "hello" in text
 
 

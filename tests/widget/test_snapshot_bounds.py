@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from html import escape
 
@@ -29,7 +28,7 @@ async def test_a_large_result_and_answer_leave_the_snapshot_small() -> None:
     cut = sorted(int(n.replace(",", "")) for n in re.findall(r"([\d,]+) more characters", html))
     assert any(len(RESULT) - 2 * MAX_TEXT < n <= len(RESULT) for n in cut)
     # The answer reads as its decision, its value cut to a glance.
-    assert escape(f"Answered: {json.dumps(ANSWER[:100])[:79]}…") in html
+    assert escape(f"Answered: {ANSWER[:79]}…") in html
 
 
 async def test_an_approval_after_a_breakpoint_edit_shows_the_edited_arguments() -> None:

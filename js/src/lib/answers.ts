@@ -38,6 +38,10 @@ function has(object: JsonObject, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
+function cut(text: string): string {
+  return text.length <= SHOWN_VALUE ? text : `${text.slice(0, SHOWN_VALUE - 1)}…`;
+}
+
 /** A short JSON rendering, as the kernel writes it in a decision's words. */
 export function shown(value: Json | undefined): string {
   if (value === undefined) return "(none)";
@@ -132,7 +136,10 @@ export function decisionWords(decision: Decision): string {
     case "expired":
       return "Expired: nobody answered in time";
     case "answered":
-      return decision.value === null || decision.value === undefined ? "Answered" : `Answered: ${shown(decision.value)}`;
+      if (decision.value === null || decision.value === undefined) return "Answered";
+      // Words read as words, not as JSON.
+      if (typeof decision.value === "string") return `Answered: ${cut(decision.value)}`;
+      return `Answered: ${shown(decision.value)}`;
     case "edited":
       return changed ? `Ran with edited arguments: ${changed}` : "Ran with edited arguments";
     case "continued":

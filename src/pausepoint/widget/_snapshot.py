@@ -65,10 +65,6 @@ _STATUS_COLOURS = {
     "succeeded": _OK,
     "rejected": _ERROR,
 }
-_STATUS_WORDS = {
-    "interrupted": "Waiting for an answer",
-    "paused": "Paused before the model request",
-}
 
 
 def snapshot_html(run: AgentRun, *, now: datetime | None = None) -> str:
@@ -91,8 +87,7 @@ def snapshot_body(run: AgentRun) -> str:
     prompt = run.prompt
     pending = run.pending
     status = status_label(run)
-    # The view's header words for a run that waits, not a count of interrupts.
-    label = _STATUS_WORDS.get(status.status, status.label)
+    label = status.label
     # The run id is for code and support, not the first thing a reader sees: a tooltip.
     parts = [
         f'<div style="{_STYLE["head"]}">'

@@ -27,14 +27,22 @@ class RunStatusLine:
     label: str
 
 
+_WORDS: dict[str, str] = {
+    "idle": "Not started",
+    "running": "Running",
+    "paused": "Paused before the model request",
+    "interrupted": "Waiting for an answer",
+    "completed": "Completed",
+    "failed": "Failed",
+    "cancelled": "Cancelled",
+}
+
+
 def status_label(run: AgentRun) -> RunStatusLine:
-    """The status as the view's header words it."""
+    """The status in the view's words for people ("Waiting for an answer", not a count of
+    pending interrupts)."""
     status, error = status_of(run)
-    if status == "interrupted":
-        count = len(run.pending)
-        label = f"Interrupted: {count} pending {'interrupt' if count == 1 else 'interrupts'}"
-    elif status == "failed" and error:
+    label = _WORDS[status]
+    if status == "failed" and error:
         label = f"Failed: {error['name']}: {error['message']}"
-    else:
-        label = status.capitalize()
     return RunStatusLine(status, label)
