@@ -63,12 +63,6 @@ KNOWN_VIOLATIONS: dict[str, str] = {
     "cycle with TYPE_CHECKING: _consistency <-> decisions <-> transcript": (
         "the same loop, and decisions names transcript types while transcript imports it"
     ),
-    "private: pausepoint -> pausepoint.widget._inbox": (
-        "pausepoint.inbox() takes Inbox from its private module, not from pausepoint.widget"
-    ),
-    "private: run -> pausepoint.widget._display": (
-        "a run displays itself through widget._display, not the widget package's public names"
-    ),
 }
 
 Kind = Literal["module", "lazy", "typing"]

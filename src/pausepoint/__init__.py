@@ -114,7 +114,7 @@ from .transcript import (
 
 if TYPE_CHECKING:
     from .models.openai import OpenAIChatModel
-    from .widget._inbox import Inbox, inbox
+    from .widget import Inbox, inbox
 
 try:
     __version__ = _metadata.version("pausepoint")
@@ -238,7 +238,7 @@ def __getattr__(name: str) -> Any:
 
         return OpenAIChatModel
     if name in ("Inbox", "inbox"):  # the notebook view loads anywidget: on first use
-        from .widget import _inbox
+        from . import widget
 
-        return getattr(_inbox, name)
+        return getattr(widget, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

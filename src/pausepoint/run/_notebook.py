@@ -143,14 +143,14 @@ class InNotebook:
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The live view, with a static `text/html` snapshot and `text/plain` for viewers
         that cannot show it (a saved notebook reopened, nbconvert, GitHub, a terminal)."""
-        from ..widget._display import display_bundle
+        from ..widget import display_bundle
 
         return display_bundle(cast("AgentRun", self), **kwargs)
 
     def _ipython_display_(self) -> None:
         # Displayed with a display id, so that the output can follow the run (see
-        # pausepoint.widget._display).
-        from ..widget._display import show
+        # pausepoint.widget.show).
+        from ..widget import show
 
         show(cast("AgentRun", self))
 
