@@ -42,9 +42,10 @@ Rule = Callable[[Prompt], Iterator[Problem]]
 def check_prompt(prompt: Prompt, *, parsed: bool = False) -> None:
     """Raise `InvalidTranscriptError` listing every problem the `RULES` find.
 
-    `parsed` says the prompt was just read from JSON text, whose parser refuses lone
-    surrogates and integers of more digits than `MAX_INT_DIGITS`."""
-    if _passes(prompt, parsed):
+    `parsed` says the prompt was just read from JSON text: its parser refuses lone
+    surrogates and integers of more digits than `MAX_INT_DIGITS`, and the transcript's
+    timestamps refuse to be read without a timezone (see `transcript.Timestamp`)."""
+    if _passes(prompt, full=not parsed):
         return
     problems = [problem for rule in RULES for problem in rule(prompt)]
     if problems:
@@ -228,12 +229,13 @@ def answers_fit_their_pause(prompt: Prompt) -> Iterator[Problem]:
                     )
 
 
-def _passes(prompt: Prompt, parsed: bool) -> bool:
+def _passes(prompt: Prompt, *, full: bool) -> bool:
     """True when no rule would find a problem, in one pass over the transcript.
 
     The rules run on every load and every built Prompt; they walk it nine times and
     spell a path for every value. This pass gathers the texts, values and timestamps,
-    checks each group at once, and spells no path. False only means "run the rules",
+    checks each group at once, and spells no path; without `full` it leaves out the
+    texts and timestamps that reading JSON has checked. False only means "run the rules",
     which find and name each problem (or find none)."""
     texts: list[Any] = [prompt.thread_id, prompt.run_id]
     values: list[Any] = []
@@ -252,55 +254,64 @@ def _passes(prompt: Prompt, parsed: bool) -> bool:
             if requests.get(item.id) != item.name or item.id in answered:
                 return False
             answered.add(item.id)
-            texts += (item.id, item.name)
             values += (item.input, item.result)
-            stamps += (item.started_at, item.ended_at)
-            if item.cancellation is not None:
-                stamps.append(item.cancellation.at)
+            if full:
+                texts += (item.id, item.name)
+                stamps += (item.started_at, item.ended_at)
+                if item.cancellation is not None:
+                    stamps.append(item.cancellation.at)
             entries = item.interrupts
             if entries:
                 for entry in entries:
                     if entry.id in ids or (entry.resolution is None and entry is not entries[-1]):
                         return False
                     ids.add(entry.id)
-                    if not _entry_passes(entry, texts, values, stamps):
+                    if not _entry_passes(entry, values):
                         return False
+                    if full:
+                        texts += (entry.id, entry.message)
+                        stamps += (entry.created_at, entry.expires_at)
+                        if entry.resolution is not None:
+                            stamps.append(entry.resolution.at)
                 waiting = entries[-1].resolution is None
         elif type(item) is AssistantMessage:
             if waiting:
                 return False
-            texts.append(item.text)
-            if item.call is not None:
-                stamps += (item.call.started_at, item.call.ended_at)
             requests = {}
             for request in item.tool_calls:
-                texts += (request.id, request.name)
                 values.append(request.input)
                 requests[request.id] = request.name
             answered = set()
+            if full:
+                texts.append(item.text)
+                for request in item.tool_calls:
+                    texts += (request.id, request.name)
+                if item.call is not None:
+                    stamps += (item.call.started_at, item.call.ended_at)
         elif type(item) is UserMessage:
-            texts.append(item.text)
             requests, answered = {}, set()
+            if full:
+                texts.append(item.text)
         else:
             return False
     if prompt.parent is not None and prompt.parent.interrupt_id not in ids:
         return False
+    if not is_plain_json(values):
+        return False
+    if not full:
+        return True
     try:
         joined = "".join(texts)
     except TypeError:
         return False
-    if not (parsed or is_plain_text(joined)) or not is_plain_json(values):
+    if not is_plain_text(joined):
         return False
     zones = {type(stamp.tzinfo) for stamp in stamps if stamp is not None}
     return zones <= _FIXED_ZONES or all(_aware(stamp) for stamp in stamps)
 
 
-def _entry_passes(
-    entry: InterruptEntry, texts: list[Any], values: list[Any], stamps: list[datetime | None]
-) -> bool:
-    texts += (entry.id, entry.message)
+def _entry_passes(entry: InterruptEntry, values: list[Any]) -> bool:
     values += (entry.data, entry.state)
-    stamps += (entry.created_at, entry.expires_at)
     if entry.response_schema is not None:
         if not is_plain_json(entry.response_schema):
             return False
@@ -311,7 +322,6 @@ def _entry_passes(
     resolution = entry.resolution
     if resolution is None:
         return True
-    stamps.append(resolution.at)
     if isinstance(resolution, ResumeResolution):
         values.append(resolution.data)
     try:

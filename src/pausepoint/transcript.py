@@ -91,6 +91,26 @@ def set_fields(model: BaseModel, **values: Any) -> None:
     model.__pydantic_fields_set__.update(values)
 
 
+class _AwareWhenRead:
+    """A timestamp read from JSON text must carry its offset, checked by the parser.
+
+    The `timestamps-are-aware` rule finds a naive timestamp in any Prompt, with its path;
+    a transcript read from JSON that has one is read again as a dict (see
+    `Prompt.model_validate_json`) so that the rule reports it, and every other load skips
+    the rule's walk over some six hundred timestamps of a hundred steps."""
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.json_or_python_schema(
+            json_schema=core_schema.datetime_schema(tz_constraint="aware"),
+            python_schema=handler(source),
+        )
+
+
+Timestamp = Annotated[datetime, _AwareWhenRead()]
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=False)
 
@@ -125,7 +145,7 @@ class Cancellation(_Model):
 
     by: str
     reason: str | None = None
-    at: datetime = Field(default_factory=utc_now)
+    at: Timestamp = Field(default_factory=utc_now)
 
 
 class ResumeResolution(_Model):
@@ -133,7 +153,7 @@ class ResumeResolution(_Model):
 
     type: Literal["resume"] = "resume"
     data: JsonValue = None
-    at: datetime = Field(default_factory=utc_now)
+    at: Timestamp = Field(default_factory=utc_now)
 
 
 class RejectResolution(_Model):
@@ -141,7 +161,7 @@ class RejectResolution(_Model):
 
     type: Literal["reject"] = "reject"
     error: ErrorInfo
-    at: datetime = Field(default_factory=utc_now)
+    at: Timestamp = Field(default_factory=utc_now)
 
 
 Resolution = Annotated[ResumeResolution | RejectResolution, Field(discriminator="type")]
@@ -160,8 +180,8 @@ class InterruptEntry(_Model):
     data: JsonValue = None
     state: JsonValue = None
     response_schema: dict[str, JsonValue] | None = None
-    created_at: datetime = Field(default_factory=utc_now)
-    expires_at: datetime | None = None
+    created_at: Timestamp = Field(default_factory=utc_now)
+    expires_at: Timestamp | None = None
     resolution: Resolution | None = None
 
     @property
@@ -187,8 +207,8 @@ class ModelCall(_Model):
     ended, which model answered, the token usage it reported and why it stopped."""
 
     model: str
-    started_at: datetime
-    ended_at: datetime
+    started_at: Timestamp
+    ended_at: Timestamp
     usage: dict[str, int] | None = None
     finish_reason: str | None = None
 
@@ -219,9 +239,9 @@ class ToolCall(_Model):
     """How many times the action was started for this call (`ctx.attempt` of the latest)."""
     cancellation: Cancellation | None = None
     """Set when the run was cancelled while this call was in flight (status `cancelled`)."""
-    started_at: datetime | None = None
+    started_at: Timestamp | None = None
     """When the latest execution of the action started."""
-    ended_at: datetime | None = None
+    ended_at: Timestamp | None = None
     """When the latest execution ended (settled, or paused on an interrupt)."""
 
     @property
@@ -258,7 +278,7 @@ Item = Annotated[UserMessage | AssistantMessage | ToolCall, Field(discriminator=
 class ModelPause(_Model):
     """A stepping run stopped before asking the model (`Prompt.model_pause`)."""
 
-    at: datetime = Field(default_factory=utc_now)
+    at: Timestamp = Field(default_factory=utc_now)
 
 
 class ForkOrigin(_Model):
@@ -323,9 +343,12 @@ class Prompt(_Model):
         try:
             return super().model_validate_json(json_data, **options)
         except ValidationError as exc:
-            raise _refused(exc) from exc
+            if not any(error["type"] == "timezone_aware" for error in exc.errors()):
+                raise _refused(exc) from exc
         except _Outdated:
             pass
+        # An older version, or a naive timestamp: read as a dict, upgraded and checked
+        # by the rules, which name what is wrong.
         return cls.model_validate(pydantic_core.from_json(json_data), **options)
 
     @classmethod

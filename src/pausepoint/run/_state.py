@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from ..transcript import InterruptEntry, Prompt, ToolCall
 
@@ -115,5 +115,9 @@ def _pending(
 def _snapshot(model: _M) -> _M:
     """A deep copy of a transcript model. Its values are JSON (checked as they enter), so a
     round trip through pydantic-core's JSON is exact, and several times faster than
-    `model_copy(deep=True)`."""
-    return type(model).model_validate_json(model.model_dump_json())
+    `model_copy(deep=True)`. A timestamp without a timezone, which reading JSON refuses,
+    can only have been assigned by hand: such a model is copied the slow way."""
+    try:
+        return type(model).model_validate_json(model.model_dump_json())
+    except ValidationError:
+        return model.model_copy(deep=True)
