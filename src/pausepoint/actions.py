@@ -166,9 +166,8 @@ class Action:
     _spreads_input: bool = field(default=False, repr=False)
     _context_param: str | None = field(default=None, repr=False)
     _schema_text: str | None = field(default=None, init=False, repr=False, compare=False)
-    # Read on every call: worked out once here rather than per call.
+    # Read on every call: worked out once here.
     _is_async: bool = field(default=False, init=False, repr=False, compare=False)
-    _input_names: tuple[str, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Checked here too, so an Action built directly fails now rather than at a call.
@@ -181,7 +180,6 @@ class Action:
             self, "timeout", seconds_setting(self.timeout, f"Action {self.name!r}: timeout")
         )
         object.__setattr__(self, "_is_async", inspect.iscoroutinefunction(self.fn))
-        object.__setattr__(self, "_input_names", tuple(self.input_model.model_fields))
 
     def input_schema(self) -> dict[str, Any]:
         """The JSON Schema of the input, as sent to models and shown in edit forms."""
@@ -210,11 +208,9 @@ class Action:
         return self.input_model.model_validate(args)
 
     async def invoke(self, input: BaseModel, ctx: ActionContext) -> Any:
-        kwargs: dict[str, Any]
-        if self._spreads_input:
-            kwargs = {name: getattr(input, name) for name in self._input_names}
-        else:
-            kwargs = {"input": input}
+        # A model made from the function's parameters holds exactly its keyword
+        # arguments, in its __dict__ as pydantic keeps fields.
+        kwargs: dict[str, Any] = dict(input.__dict__) if self._spreads_input else {"input": input}
         if self._context_param is not None:
             kwargs[self._context_param] = ctx
         if self._is_async:

@@ -189,10 +189,12 @@ class Events:
         every = self._handlers.get("*")
         if not named and not every:
             return
-        for handler in [*(named or ()), *(every or ())]:
+        # A copy: a handler may unsubscribe itself (or another) while this runs.
+        handlers = named + every if named and every else list(named or every or ())
+        for handler in handlers:
             try:
                 outcome = handler(event)
-                if inspect.isawaitable(outcome):
+                if outcome is not None and inspect.isawaitable(outcome):
                     await outcome
             except Exception as exc:
                 # One line by default; the traceback when debugging (logging level DEBUG).

@@ -213,9 +213,7 @@ class Turn:
             text=response.text, tool_calls=unique_calls(response.tool_calls), call=call
         )
         prompt.items.append(message)
-        prompt.items.extend(
-            ToolCall(id=c.id, name=c.name, input=c.input) for c in message.tool_calls
-        )
+        prompt.items += [ToolCall(id=c.id, name=c.name, input=c.input) for c in message.tool_calls]
         self._checkpoint()
         if self._events.heard(MessageEvent.name):
             await self._events.emit(MessageEvent(message))
