@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 from ..transcript import ErrorInfo, Prompt
-from ._events import CompletedEvent, Event, FailedEvent
+from ._events import CompletedEvent, Events, FailedEvent
 from ._result import AgentRunResult, EndStatus
 from ._state import PendingInterrupt
 
@@ -22,11 +22,11 @@ class Outcomes:
         prompt: Prompt,
         *,
         pending: Callable[[], tuple[PendingInterrupt, ...]],
-        emit: Callable[[Event], Awaitable[None]],
+        events: Events,
     ) -> None:
         self._prompt = prompt
         self._pending = pending
-        self._emit = emit
+        self._events = events
 
     def result(
         self,
@@ -47,10 +47,11 @@ class Outcomes:
         """Fire `failed` for `exc` and return the failed result (the transcript stays as
         it is, so `run()` retries from there)."""
         error = ErrorInfo.from_exception(exc)
-        await self._emit(FailedEvent(error, exc))
+        await self._events.emit(FailedEvent(error, exc))
         return self.result("failed", error=error, exception=exc)
 
     async def complete(self) -> AgentRunResult:
         result = self.result("completed")
-        await self._emit(CompletedEvent(result))
+        if self._events.heard(CompletedEvent.name):
+            await self._events.emit(CompletedEvent(result))
         return result

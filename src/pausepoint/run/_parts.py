@@ -55,7 +55,7 @@ def assemble(
         checkpoint=checkpoint,
     )
     tools.debugger = debugger
-    outcomes = Outcomes(prompt, pending=pending, emit=emit)
+    outcomes = Outcomes(prompt, pending=pending, events=events)
     turn = Turn(
         agent=agent,
         prompt=prompt,
@@ -66,7 +66,7 @@ def assemble(
         checkpoint=checkpoint,
     )
     stretch = Stretch(
-        agent=agent, prompt=prompt, durable=None, turn=turn, outcomes=outcomes, emit=emit
+        agent=agent, prompt=prompt, durable=None, turn=turn, outcomes=outcomes, events=events
     )
     answers = Answering(
         agent=agent,

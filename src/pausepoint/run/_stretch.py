@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -23,7 +23,7 @@ from ..transcript import Cancellation, Prompt
 from ._cancel import cancel_open_calls, run_cancelled_error
 from ._claims import claim, held, release
 from ._durable import Durable
-from ._events import CancelledEvent, Event, RunFinishedEvent, ToolCallFinishedEvent
+from ._events import CancelledEvent, Events, RunFinishedEvent, ToolCallFinishedEvent
 from ._outcome import Outcomes
 from ._result import AgentRunResult, RunStatus
 from ._steps import needs_work
@@ -48,14 +48,14 @@ class Stretch:
         durable: Durable | None,
         turn: Turn,
         outcomes: Outcomes,
-        emit: Callable[[Event], Awaitable[None]],
+        events: Events,
     ) -> None:
         self._agent = agent
         self._prompt = prompt
         self.durable = durable
         self._turn = turn
         self._outcomes = outcomes
-        self._emit = emit
+        self._events = events
         self._busy = False
         self._running = False
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -192,7 +192,8 @@ class Stretch:
                 logger.error("Could not save the outcome of run %s: %s", self._prompt.run_id, exc)
                 if result.status != "failed":  # a failure is reported once, as it happened
                     result = self.result = await self._outcomes.fail(exc)
-        await self._emit(RunFinishedEvent(result))
+        if self._events.heard(RunFinishedEvent.name):
+            await self._events.emit(RunFinishedEvent(result))
         return result
 
     async def _stop(
@@ -206,9 +207,9 @@ class Stretch:
             child.cancel()
         await asyncio.gather(task, *children, return_exceptions=True)
         for record in cancel_open_calls(self._prompt, cancellation):
-            await self._emit(ToolCallFinishedEvent(record))
+            await self._events.emit(ToolCallFinishedEvent(record))
         result = self._outcomes.result("cancelled", error=run_cancelled_error(cancellation))
-        await self._emit(CancelledEvent(cancellation, result))
+        await self._events.emit(CancelledEvent(cancellation, result))
         return result
 
     def cancel_threadsafe(self, reason: str | None) -> Future[AgentRunResult | None]:
