@@ -38,12 +38,13 @@ def test_run_paused_in_another_process_is_answered_here(nb: NotebookNode) -> Non
     assert "'Pay invoice 1001: 250 EUR': interrupted - Approve running pay_invoice?" in paused
     assert shows_widget(cell_with(nb, 'box = pausepoint.inbox(store, agents={"payments": agent})'))
     answered = text(cell_with(nb, "result = await run.resume(True)  # the Approve button"))
+    assert answered.startswith("Not answered in the inbox: approving from code.\n")
     assert "completed - Done: invoice 1001 paid (250.00 EUR)." in answered
     assert answered.rstrip().endswith("waiting in the inbox: 0")
 
 
 def test_other_process_reads_the_completed_run_back(nb: NotebookNode) -> None:
-    shown = text(cell_with(nb, 'other_kernel("show", DB, waiting.run_id)'))
+    shown = text(cell_with(nb, 'other_kernel("show", DB, paid.run_id)'))
     assert shown.strip() == "completed: Done: invoice 1001 paid (250.00 EUR)."
 
 
@@ -61,7 +62,7 @@ def test_overnight_batch_is_listed_then_cleared(nb: NotebookNode) -> None:
     )
     assert "waiting in the inbox: 0\nwaiting in the store: 0" in cleared
 
-    stored = text(cell_with(nb, 'store.runs(agent="payments")')).strip().splitlines()
+    stored = text(cell_with(nb, 'for summary in store.runs(agent="payments")')).strip().splitlines()
     assert len(stored) == 5
     assert all(" completed (" in line for line in stored)
 

@@ -112,32 +112,39 @@ def test_notebook_runs_top_to_bottom(name: str, executed: Execute) -> None:
 # -- what each one shows ---------------------------------------------------------------
 
 
-def test_quickstart_completes_from_code(executed: Execute) -> None:
+def test_quickstart_answers_its_own_run_from_code(executed: Execute) -> None:
     nb = executed("01-quickstart.ipynb")
-    answer = text(cell_with(nb, "result = await run.wait()"))
-    assert "completed\nDone: refund_order returned refunded 35.00 for order 42." in answer
-    transcript = text(cell_with(nb, "for item in run.prompt.items:"))
-    assert "refund_order({'order_id': 42}) -> succeeded" in transcript
-    assert "'data': True" in transcript
+    by_code = text(cell_with(nb, "by_code = agent.new_run("))
+    assert "interrupted - Approve running refund_order?" in by_code
+    assert "completed - Done: refund_order returned refunded 35.00 for order 42." in by_code
     assert "completed - Done: look_up_order returned" in text(cell_with(nb, "lookup ="))
-    assert "completed\nDone: refund_order returned refunded 12.50" in text(
-        cell_with(nb, "result = await mine.wait()")
+    answered = text(cell_with(nb, "result = await mine.wait()"))
+    assert "Not answered in the view: Approve running refund_order? - approving from code." in (
+        answered
     )
+    assert "completed\nDone: refund_order returned refunded 12.50" in answered
+
+
+def test_quickstart_leaves_the_readers_card_waiting(executed: Execute) -> None:
+    """Run top to bottom, nothing answers the card the reader is invited to click."""
+    nb = executed("01-quickstart.ipynb")
+    transcript = text(cell_with(nb, "for item in run.prompt.items:"))
+    assert transcript.startswith("Interrupted(")
+    assert "refund_order({'order_id': 42}) -> interrupted: not run yet" in transcript
+    assert "asked 'Approve running refund_order?': waiting for your answer" in transcript
 
 
 def test_quickstart_saves_the_final_view_state(executed: Execute) -> None:
     nb = executed("01-quickstart.ipynb")
     state = nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
     views = [model["state"] for model in state.values() if "run_id" in model["state"]]
-    assert len(views) == 2  # the quickstart's run and "try your own request"
-    for view in views:
-        assert view["status"] == "completed"
-        assert view["pending"] == []
-        last = view["items"][-1]
-        assert last["type"] == "assistant"
-        assert last["tool_calls"] == []
-    final_texts = {view["items"][-1]["text"] for view in views}
-    assert "Done: refund_order returned refunded 35.00 for order 42." in final_texts
+    assert len(views) == 2  # the reader's run and "try your own request"
+    waiting, mine = sorted(views, key=lambda view: view["status"] != "interrupted")
+    assert waiting["status"] == "interrupted"
+    assert [p["message"] for p in waiting["pending"]] == ["Approve running refund_order?"]
+    assert mine["status"] == "completed"
+    assert mine["pending"] == []
+    assert mine["items"][-1]["text"] == "Done: refund_order returned refunded 12.50 for order 7."
 
 
 def test_approvals(executed: Execute) -> None:
@@ -162,6 +169,8 @@ def test_approvals(executed: Execute) -> None:
     assert "Done: refunded 35.00 for order 42." in last
     assert "Order 7 was not refunded: Order 7 is past the 30-day refund window." in last
     assert "already answered" in text(cell_with(nb, "except InterruptAlreadyResolvedError"))
+    your_turn = text(cell_with(nb, "result = await yours.wait()"))
+    assert your_turn == "Still waiting for you: Approve running refund? - answer the card above.\n"
 
 
 SCHEMA_VALIDATION = (

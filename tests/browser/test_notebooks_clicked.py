@@ -1,0 +1,329 @@
+"""Every notebook in notebooks/, read and clicked as its text invites, in a real
+JupyterLab: the cells run in order, each card the text asks the reader to answer is
+answered in the view (Approve, a form, Reject with a reason, the inbox) before the next
+cells run, and at the end no cell holds an error and the kernel says what happened.
+Screenshots of each clicked card go to test-artifacts/browser/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from playwright.sync_api import expect
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+WAIT = 60_000
+
+OpenSaved = Callable[[str, nbformat.NotebookNode], Any]
+Click = Callable[[Any], None]
+
+
+def open_real(open_saved: OpenSaved, name: str, check: str, first: str = "") -> Any:
+    """The notebook `name` from notebooks/, copied into JupyterLab's root and opened, with
+    `check` (code that prints what the kernel holds) added as its last cell, and `first`
+    (if any) as its first."""
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    if first:
+        nb.cells.insert(0, nbformat.v4.new_code_cell(first))
+    nb.cells.append(nbformat.v4.new_code_cell(check))
+    opened = open_saved(name, nb)
+    opened.cells = len(nb.cells)
+    return opened
+
+
+def run_cell(nb: Any, index: int) -> None:
+    """Run one cell and wait until it has finished (JupyterLab's run command resolves then)."""
+    nb.page.evaluate(
+        """(i) => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            panel.content.activeCellIndex = i;
+            window.__ppRan = -1;
+            window.jupyterapp.commands.execute('notebook:run-cell').then(() => {
+                window.__ppRan = i;
+            });
+        }""",
+        index,
+    )
+    nb.page.wait_for_function(f"() => window.__ppRan === {index}", timeout=WAIT)
+
+
+def walk(nb: Any, clicks: Mapping[int, Click] | None = None) -> None:
+    """Run every cell in order; after cell `i`, do `clicks[i]` (what its text invites)."""
+    clicks = clicks or {}
+    for index in range(nb.cells):
+        run_cell(nb, index)
+        if index in clicks:
+            clicks[index](nb)
+    assert_no_errors(nb)
+
+
+def assert_no_errors(nb: Any) -> None:
+    raised = nb.page.evaluate(
+        """() => {
+            const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+            const found = [];
+            for (let i = 0; i < cells.length; i++) {
+                const cell = cells.get(i);
+                if (cell.type !== 'code') continue;
+                for (const out of cell.outputs.toJSON()) {
+                    const text = Array.isArray(out.text) ? out.text.join('') : (out.text || '');
+                    if (out.output_type === 'error') {
+                        found.push(`cell ${i}: ${out.ename}: ${out.evalue}`);
+                    } else if (out.name === 'stderr' && text.includes('Traceback')) {
+                        found.push(`cell ${i}: ${text}`);
+                    }
+                }
+            }
+            return found;
+        }"""
+    )
+    assert raised == [], "\n".join(raised)
+    stderr = nb.page.locator(
+        '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+    )
+    expect(stderr.filter(has_text="Traceback")).to_have_count(0)
+
+
+def kernel_says(nb: Any, *texts: str) -> None:
+    """The last cell (added by the test) printed each of `texts`."""
+    output = nb.output(nb.cells - 1).last
+    for text in texts:
+        expect(output).to_contain_text(text, timeout=WAIT)
+
+
+def card_in(nb: Any, cell: int, kind: str = "") -> Any:
+    selector = '[data-testid="pp-card"]' + (f'[data-kind="{kind}"]' if kind else "")
+    card = nb.output(cell).locator(selector).first
+    expect(card).to_be_visible(timeout=WAIT)
+    card.scroll_into_view_if_needed()
+    return card
+
+
+def status_in(nb: Any, cell: int, text: str) -> None:
+    status = nb.output(cell).get_by_test_id("pp-status").first
+    expect(status).to_contain_text(text, ignore_case=True, timeout=WAIT)
+
+
+# -- 01 --------------------------------------------------------------------------------
+
+
+def test_quickstart_clicked_as_it_invites(open_saved: OpenSaved) -> None:
+    """Approve the quickstart's card, reject the card of "try your own request" with a
+    reason; the code path uses a run of its own, and nothing answers the reader's cards."""
+
+    def approve(nb: Any) -> None:
+        card = card_in(nb, 8, "tool-approval")
+        expect(card).to_contain_text("refund_order")
+        nb.screenshot("nb01-card")
+        card.get_by_test_id("pp-approve").click()
+        status_in(nb, 8, "completed")
+
+    def reject(nb: Any) -> None:
+        card = card_in(nb, 17, "tool-approval")
+        card.get_by_test_id("pp-reject-reason").fill("Not this one")
+        nb.screenshot("nb01-reject")
+        card.get_by_test_id("pp-reject").click()
+        status_in(nb, 17, "completed")
+
+    nb = open_real(
+        open_saved,
+        "01-quickstart",
+        'print("KERNEL", run.status, "|", run.prompt.output, "|", mine.status, "|",'
+        " [c.status for c in mine.prompt.tool_calls()])",
+    )
+    walk(nb, {8: approve, 17: reject})
+
+    expect(nb.output(10).last).to_contain_text("completed - Done: refund_order returned")
+    expect(nb.output(12).last).to_contain_text("answered")
+    expect(nb.output(12).last).not_to_contain_text("waiting for your answer")
+    expect(nb.output(18).last).not_to_contain_text("approving from code")
+    kernel_says(
+        nb,
+        "KERNEL completed | Done: refund_order returned refunded 35.00 for order 42. |"
+        " completed | ['rejected']",
+    )
+    nb.screenshot("nb01-end")
+
+
+# -- 02 --------------------------------------------------------------------------------
+
+
+def test_approvals_your_turn_approved_with_edits(open_saved: OpenSaved) -> None:
+    def edit_and_approve(nb: Any) -> None:
+        card = card_in(nb, 25, "tool-approval")
+        card.get_by_test_id("pp-edit-args").click()
+        amount = card.get_by_test_id("pp-field-amount")
+        expect(amount).to_have_value("12.5")
+        amount.fill("5")
+        nb.screenshot("nb02-edit")
+        card.get_by_test_id("pp-approve").click()
+        status_in(nb, 25, "completed")
+
+    nb = open_real(
+        open_saved, "02-approvals", 'print("KERNEL", yours.status, "|", yours.prompt.output)'
+    )
+    walk(nb, {25: edit_and_approve})
+
+    expect(nb.output(26).last).to_contain_text("you decided: Approved with changes: amount")
+    kernel_says(nb, "KERNEL completed | Done: refunded 5.00 for order 7.")
+
+
+# -- 03 --------------------------------------------------------------------------------
+
+
+def test_forms_answered_in_the_forms(open_saved: OpenSaved) -> None:
+    def plan(nb: Any) -> None:
+        card = card_in(nb, 10, "generic")
+        card.get_by_test_id("pp-field-day").select_option("Wednesday")
+        card.get_by_test_id("pp-field-minutes").fill("500")
+        expect(card.get_by_test_id("pp-submit")).to_be_disabled()
+        card.get_by_test_id("pp-field-minutes").fill("60")
+        card.get_by_test_id("pp-field-room").fill("Orion")
+        nb.screenshot("nb03-workshop-form")
+        card.get_by_test_id("pp-submit").click()
+        status_in(nb, 10, "completed")
+
+    def ship(nb: Any) -> None:
+        card = card_in(nb, 16, "generic")
+        card.get_by_test_id("pp-field-speed").select_option("standard")
+        card.get_by_test_id("pp-field-insured_value").fill("100")
+        nb.screenshot("nb03-parcel-form")
+        card.get_by_test_id("pp-submit").click()
+        status_in(nb, 16, "completed")
+
+    nb = open_real(
+        open_saved,
+        "03-forms",
+        'print("KERNEL", run.prompt.output, "|", shipping.prompt.output)',
+    )
+    walk(nb, {10: plan, 16: ship})
+
+    expect(nb.output(12).last).to_contain_text("You already answered in the form")
+    expect(nb.output(18).last).to_contain_text("You already answered in the form")
+    kernel_says(
+        nb,
+        "KERNEL All set: pandas workshop on Wednesday, 60 min in Orion. |"
+        " All set: parcel 31 sent standard, insured for 100.",
+    )
+
+
+# -- 04 --------------------------------------------------------------------------------
+
+
+def test_save_and_restore_answered_in_the_card_and_the_inbox(open_saved: OpenSaved) -> None:
+    def restored_yes(nb: Any) -> None:
+        card = card_in(nb, 13, "generic")
+        expect(card).to_contain_text("Close account 17")
+        nb.screenshot("nb04-restored-card")
+        card.get_by_test_id("pp-answer-yes").click()
+        status_in(nb, 13, "completed")
+
+    def inbox_yes(nb: Any) -> None:
+        entry = nb.output(21).get_by_test_id("pp-inbox-entry").first
+        expect(entry).to_contain_text("Close account 23", timeout=WAIT)
+        entry.scroll_into_view_if_needed()
+        nb.screenshot("nb04-inbox")
+        entry.get_by_test_id("pp-answer-yes").click()
+        expect(nb.output(21).get_by_test_id("pp-inbox-entry")).to_have_count(0, timeout=WAIT)
+
+    nb = open_real(
+        open_saved,
+        "04-save-and-restore",
+        'print("KERNEL", restored.prompt.output, "|", store.summary(loaded.id).status)',
+    )
+    walk(nb, {13: restored_yes, 21: inbox_yes})
+
+    expect(nb.output(14).last).not_to_contain_text("answering from code")
+    expect(nb.output(23).last).to_contain_text("Answered in the inbox.")
+    expect(nb.output(23).last).to_contain_text("stored: completed | waiting in the inbox: 0")
+    kernel_says(
+        nb,
+        "KERNEL Done: close_account returned account 17 closed, 120.50 paid out. | completed",
+    )
+
+
+# -- 05, 06, 07: nothing to answer, but every view and cell works -------------------------
+
+
+def test_under_the_hood_runs_to_the_end(open_saved: OpenSaved) -> None:
+    nb = open_real(open_saved, "05-under-the-hood", 'print("KERNEL", run.state.status)')
+    walk(nb)
+    kernel_says(nb, "KERNEL ready")
+
+
+def test_real_model_without_an_endpoint_skips(open_saved: OpenSaved) -> None:
+    nb = open_real(
+        open_saved,
+        "06-real-model",
+        'print("KERNEL", CONFIGURED, agent)',
+        first='import os\nfor key in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"):\n'
+        "    os.environ.pop(key, None)",
+    )
+    walk(nb)
+    skipped = nb.page.locator(".jp-OutputArea-output").filter(has_text="Skipped: no model endpoint")
+    expect(skipped).to_have_count(6)
+    kernel_says(nb, "KERNEL False None")
+
+
+def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
+    def compare(nb: Any) -> None:
+        view = nb.output(11)
+        status_in(nb, 11, "completed")
+        button = view.get_by_test_id("pp-compare").first
+        button.scroll_into_view_if_needed()
+        button.click()
+        expect(view.get_by_test_id("pp-branches")).to_be_visible(timeout=WAIT)
+        nb.screenshot("nb07-compare")
+
+    nb = open_real(
+        open_saved,
+        "07-debugging",
+        'print("KERNEL", approved.status, [f.status for f in approved.forks])',
+    )
+    walk(nb, {11: compare})
+    kernel_says(nb, "KERNEL completed ['completed']")
+
+
+# -- 08 --------------------------------------------------------------------------------
+
+
+def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
+    def approve_first(nb: Any) -> None:
+        entries = nb.output(10).get_by_test_id("pp-inbox-entry")
+        expect(entries).to_have_count(1, timeout=WAIT)
+        entries.first.scroll_into_view_if_needed()
+        nb.screenshot("nb08-inbox-one")
+        entries.first.get_by_test_id("pp-approve").click()
+        expect(entries).to_have_count(0, timeout=WAIT)
+
+    def clear_batch(nb: Any) -> None:
+        entries = nb.output(18).get_by_test_id("pp-inbox-entry")
+        expect(entries).to_have_count(4, timeout=WAIT)
+        entries.first.scroll_into_view_if_needed()
+        nb.screenshot("nb08-inbox-batch")
+        large = entries.filter(has_text="9500")
+        large.get_by_test_id("pp-reject-reason").fill(
+            "Over 1000 EUR: needs the finance director's signature"
+        )
+        large.get_by_test_id("pp-reject").click()
+        expect(entries).to_have_count(3, timeout=WAIT)
+        for left in (3, 2, 1):
+            entries.first.get_by_test_id("pp-approve").click()
+            expect(entries).to_have_count(left - 1, timeout=WAIT)
+        nb.screenshot("nb08-inbox-cleared")
+
+    nb = open_real(
+        open_saved,
+        "08-durable-runs",
+        'print("KERNEL", sorted(s.status for s in store.runs(agent="payments")), len(box.entries))',
+    )
+    walk(nb, {10: approve_first, 20: clear_batch})
+
+    expect(nb.output(12).last).to_contain_text("Approved in the inbox: completed")
+    expect(nb.output(21).last).to_contain_text("Nothing left to clear")
+    kernel_says(nb, "KERNEL ['completed', 'completed', 'completed', 'completed', 'completed'] 0")
+    for cell in (10, 18):  # the inbox's views still show it, after the tidy-up too
+        expect(nb.output(cell).get_by_test_id("pp-inbox-empty")).to_be_visible()
+    nb.screenshot("nb08-end")
