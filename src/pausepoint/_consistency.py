@@ -273,7 +273,7 @@ def _passes(prompt: Prompt, *, full: bool) -> bool:
                         stamps += (entry.created_at, entry.expires_at)
                         if entry.resolution is not None:
                             stamps.append(entry.resolution.at)
-                waiting = entries[-1].resolution is None
+                waiting = waiting or entries[-1].resolution is None
         elif type(item) is AssistantMessage:
             if waiting:
                 return False

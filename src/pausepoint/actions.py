@@ -185,13 +185,12 @@ class Action:
         """The JSON Schema of the input, as sent to models and shown in edit forms."""
         # Generating it costs about 80 µs per action and every Agent asks; each caller
         # still gets a copy of its own to change.
-        if self._schema_text is None:
-            object.__setattr__(
-                self, "_schema_text", json.dumps(self.input_model.model_json_schema())
-            )
-        assert self._schema_text is not None
-        loaded: dict[str, Any] = json.loads(self._schema_text)
-        return loaded
+        text = self._schema_text
+        if text is None:
+            text = json.dumps(self.input_model.model_json_schema())
+            object.__setattr__(self, "_schema_text", text)
+        schema: dict[str, Any] = json.loads(text)
+        return schema
 
     def describe_approval(self, input: BaseModel) -> str:
         """The question a tool-approval interrupt asks about this call."""
