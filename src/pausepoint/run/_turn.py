@@ -342,6 +342,8 @@ async def _streamed(
 def unique_calls(calls: list[ToolCallRequest]) -> list[ToolCallRequest]:
     """The model's calls, with a fresh id for any that is empty or repeats one in the turn
     (answers, views and the wire all name a call by its id)."""
+    if len(calls) == 1 and calls[0].id:
+        return calls  # the common turn: one call, nothing to compare it with
     seen: set[str] = set()
     out = []
     for call in calls:
