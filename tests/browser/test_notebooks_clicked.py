@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import pytest
 from playwright.sync_api import expect
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -271,6 +272,7 @@ def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
     def compare(nb: Any) -> None:
         view = nb.output(11)
         status_in(nb, 11, "completed")
+        view.get_by_test_id("pp-debug").locator("summary").first.click()  # the Debug section
         button = view.get_by_test_id("pp-compare").first
         button.scroll_into_view_if_needed()
         button.click()
@@ -327,3 +329,35 @@ def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
     for cell in (10, 18):  # the inbox's views still show it, after the tidy-up too
         expect(nb.output(cell).get_by_test_id("pp-inbox-empty")).to_be_visible()
     nb.screenshot("nb08-end")
+
+
+# -- Run All ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "check", "card_cell"),
+    [
+        ("01-quickstart", 'print("KERNEL", run.status, mine.status)', 8),
+        ("02-approvals", 'print("KERNEL", yours.status)', 25),
+    ],
+)
+def test_run_all_leaves_a_card_for_the_reader(
+    open_saved: OpenSaved, name: str, check: str, card_cell: int
+) -> None:
+    nb = open_real(open_saved, name, check)
+    nb.run_all()
+    kernel_says(nb, "KERNEL interrupted")
+    assert_no_errors(nb)
+    card = card_in(nb, card_cell, "tool-approval")
+    expect(card.get_by_test_id("pp-approve")).to_be_enabled()
+    nb.screenshot(f"nb{name[:2]}-run-all")
+
+
+def test_run_all_keeps_the_inbox_views(open_saved: OpenSaved) -> None:
+    nb = open_real(open_saved, "08-durable-runs", 'print("KERNEL", len(box.entries))')
+    nb.run_all()
+    kernel_says(nb, "KERNEL 0")
+    assert_no_errors(nb)
+    for cell in (10, 18):
+        expect(nb.output(cell).get_by_test_id("pp-inbox-empty")).to_be_visible()
+    nb.screenshot("nb08-run-all")
