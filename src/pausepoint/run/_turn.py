@@ -269,6 +269,7 @@ class ModelClock:
         self._requests = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._arms = 0
         self._armed_for = 0
         self.expired = 0
         """The number of the latest request that ran out of time (0: none)."""
@@ -293,13 +294,14 @@ class ModelClock:
         self._asking = None
 
     def _arm(self, loop: asyncio.AbstractEventLoop, deadline: float, number: int) -> None:
+        self._arms += 1
         self._loop = loop
         self._armed_for = number
-        self._timer = loop.call_at(deadline, self._fire, loop)
+        self._timer = loop.call_at(deadline, self._fire, loop, self._arms)
 
-    def _fire(self, loop: asyncio.AbstractEventLoop) -> None:
-        if loop is not self._loop:
-            return  # armed on a loop the run has since left
+    def _fire(self, loop: asyncio.AbstractEventLoop, arm: int) -> None:
+        if arm != self._arms:
+            return  # replaced by a later timer (a shorter deadline, or another loop)
         self._timer = None
         asking = self._asking
         if asking is None:
