@@ -89,9 +89,16 @@ def test_quickstart_executed_by_nbconvert_saves_its_final_state() -> None:
     assert "Done: refund_order returned refunded 12.50 for order 7." in mine["text/html"]
     assert "Approved" in mine["text/html"]
     assert "output: Done: refund_order returned" in mine["text/plain"]
-    for output in (waiting, mine):
+    views = [
+        o.data[WIDGET_VIEW]
+        for c in nb.cells
+        for o in c.get("outputs", [])
+        if WIDGET_VIEW in o.get("data", {})
+    ]
+    assert len(views) == 2  # each run's live view, in the output before its snapshot
+    for view in views:
         assert (
-            output[WIDGET_VIEW]["model_id"]
+            view["model_id"]
             in nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
         )
 
@@ -131,17 +138,18 @@ def test_html_export_without_widget_state_shows_the_snapshot_escaped() -> None:
     assert_nothing_live(page)
 
 
-def test_html_export_with_saved_widget_state_prefers_the_widget() -> None:
+def test_html_export_with_saved_widget_state_shows_the_snapshot_beside_the_widget() -> None:
     """nbconvert renders a widget output as the widget when the notebook carries that
     model's saved state (the default of `--execute`), drawn later by a script from a CDN;
-    clearing the notebook's metadata makes it fall back to the snapshot."""
+    the snapshot is an output of its own, so the export shows the run without it too."""
     nb = executed("later")
     page = to_html(nb)
 
     kinds = [kind for kind, _ in page.scripts]
     assert WIDGET_VIEW in kinds
     assert "application/vnd.jupyter.widget-state+json" in kinds
-    assert "Completed" not in page.visible
+    assert "Completed" in page.visible
+    assert f"Done {EVIL}" in page.visible
     assert_nothing_live(page)
 
     cleared = to_html(nb, preprocessors=["nbconvert.preprocessors.ClearMetadataPreprocessor"])

@@ -1,48 +1,77 @@
-"""How a run appears in a notebook's outputs: one display bundle (live view, static HTML
-snapshot, plain text), and outputs that are brought up to date as the run moves on.
+"""How a run appears in a notebook's outputs: its live view, and beside it a static HTML
+snapshot that is brought up to date whenever the run stops.
 
-Every display of a run carries one display id. At the end of each notebook cell, a run
-whose snapshot changed since it was last sent has all its outputs updated in place
-(`update_display_data`), so a notebook saved after a headless run (nbclient, `jupyter
-execute`, `nbconvert --execute`) holds the run's final state, not the state it had when
-it was first shown. The update is sent from the cell that just ended because front ends
-route output messages by the request that caused them: a message from a background task
-names a cell that finished long ago, and nbclient ignores it.
+`show` makes two outputs. The first is the live view (and a short `text/plain`); it is
+never sent again, so updating the snapshot never redraws the view a person is using. The
+second is the snapshot (`text/html`, and the run's summary as `text/plain`) with a display
+id. They are apart because viewers pick one representation per output: nbconvert's HTML
+export picks the widget view whenever the notebook holds its saved state, and that view
+needs scripts from the network, so an export would show nothing of the run offline. With
+the snapshot in an output of its own, the export shows the run offline; where the live
+view is drawn, its style sheet hides the snapshot beside it.
+
+The snapshot is updated (`update_display_data`) when the run stops (paused, interrupted,
+completed, failed, cancelled), from the run's own loop, so a run that pauses or ends after
+its cell did is saved as it is; JupyterLab routes such an update to the output by its
+display id, whichever request it came from. It is also updated at the end of each cell,
+for nbclient (`jupyter execute`, `nbconvert --execute`), which keeps only the messages of
+the running cell. Either way it is sent only when what it shows changed.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from ._snapshot import snapshot_body, snapshot_html
+from ..run import Event
+from ._snapshot import TWIN_CLASS, snapshot_body, snapshot_html
 
 if TYPE_CHECKING:
     from ..run import AgentRun
 
-__all__ = ["display_bundle", "show"]
+__all__ = ["TWIN_CLASS", "display_bundle", "show", "snapshot_bundle", "view_bundle"]
 
 logger = logging.getLogger("pausepoint")
 
+VIEW_MIMETYPE = "application/vnd.jupyter.widget-view+json"
+
 
 def display_bundle(run: AgentRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The run's mime bundle and metadata: its live view, `text/html`, `text/plain`."""
-    bundle = run.view._repr_mimebundle_(**kwargs)
-    data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-    data = dict(data or {})
+    """The run in one mime bundle: its live view, `text/html`, `text/plain` (what a
+    viewer that asks for one representation gets, e.g. `_repr_mimebundle_`)."""
+    data, metadata = view_bundle(run, **kwargs)
     data["text/plain"] = _summary(run)
     data["text/html"] = snapshot_html(run)
+    return data, metadata
+
+
+def view_bundle(run: AgentRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The output of the live view alone: the widget view and an empty `text/plain` (a
+    viewer without widgets shows the snapshot output beside it instead)."""
+    bundle = run.view._repr_mimebundle_(**kwargs)
+    data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+    data = {key: value for key, value in (data or {}).items() if key == VIEW_MIMETYPE}
+    data["text/plain"] = ""
     return data, dict(metadata or {})
 
 
+def snapshot_bundle(run: AgentRun) -> dict[str, Any]:
+    """The output of the snapshot: static `text/html` and the run's summary as text."""
+    return {"text/html": snapshot_html(run, beside_view=True), "text/plain": _summary(run)}
+
+
 def show(run: AgentRun) -> None:
-    """Display the run in the current cell, as an output that later updates reach."""
+    """Display the run in the current cell: its live view, then its snapshot, an output
+    that later updates reach."""
     from IPython.display import display
 
-    data, metadata = display_bundle(run)
-    display(data, metadata=metadata, raw=True, display_id=_DISPLAYED.display_id(run))  # type: ignore[no-untyped-call]
+    data, metadata = view_bundle(run)
+    display(data, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
+    display_id = _DISPLAYED.display_id(run)
+    display(snapshot_bundle(run), raw=True, display_id=display_id)  # type: ignore[no-untyped-call]
 
 
 def _summary(run: AgentRun) -> str:
@@ -60,15 +89,25 @@ class _Displayed:
 
     def __init__(self) -> None:
         self._ids: weakref.WeakKeyDictionary[AgentRun, str] = weakref.WeakKeyDictionary()
+        # What each way of updating last sent: nbclient drops an update sent between
+        # cells (it names an earlier request), so the end of a cell compares with what
+        # the last cell end (or the display) sent, not with what a stop sent.
         self._sent: weakref.WeakKeyDictionary[AgentRun, str] = weakref.WeakKeyDictionary()
+        self._sent_at_cell_end: weakref.WeakKeyDictionary[AgentRun, str] = (
+            weakref.WeakKeyDictionary()
+        )
+        # The run's loop and the kernel's main thread may both update an output.
+        self._lock = threading.RLock()
         self._hooked = False
 
     def display_id(self, run: AgentRun) -> str:
         self._hook()
-        self._sent[run] = snapshot_body(run)
-        if run not in self._ids:
-            self._ids[run] = f"pausepoint-{run.id}-{uuid.uuid4().hex[:8]}"
-        return self._ids[run]
+        with self._lock:
+            self._sent[run] = self._sent_at_cell_end[run] = snapshot_body(run)
+            if run not in self._ids:
+                self._ids[run] = f"pausepoint-{run.id}-{uuid.uuid4().hex[:8]}"
+                run.on("run_finished", _on_stop(self, run))
+            return self._ids[run]
 
     def _hook(self) -> None:
         if self._hooked:
@@ -81,21 +120,44 @@ class _Displayed:
             self._hooked = True
 
     def refresh(self, *_: Any) -> None:
-        """Update the outputs of every run whose snapshot changed since it was sent."""
+        """At the end of a cell: update the outputs of every run whose snapshot changed
+        since the last cell ended."""
+        for run in list(self._ids.keys()):
+            self.refresh_run(run, at_cell_end=True)
+
+    def refresh_run(self, run: AgentRun, *, at_cell_end: bool = False) -> None:
+        """Update the snapshot output of `run` if what it shows changed since it was sent."""
         from IPython.display import update_display
 
-        for run, display_id in list(self._ids.items()):
-            try:
+        try:
+            with self._lock:
+                display_id = self._ids.get(run)
+                if display_id is None:
+                    return
                 body = snapshot_body(run)
-                if self._sent.get(run) == body:
-                    continue
+                last = self._sent_at_cell_end if at_cell_end else self._sent
+                if last.get(run) == body:
+                    return
                 self._sent[run] = body
-                data, metadata = display_bundle(run)
+                if at_cell_end:
+                    self._sent_at_cell_end[run] = body
                 update_display(  # type: ignore[no-untyped-call]
-                    data, metadata=metadata, raw=True, display_id=display_id
+                    snapshot_bundle(run), raw=True, display_id=display_id
                 )
-            except Exception:
-                logger.exception("pausepoint: updating the output of run %s failed", run.id)
+        except Exception:
+            logger.exception("pausepoint: updating the output of run %s failed", run.id)
+
+
+def _on_stop(displayed: _Displayed, run: AgentRun) -> Any:
+    """A `run_finished` handler that updates the run's snapshot; it holds the run weakly."""
+    ref = weakref.ref(run)
+
+    def stopped(_: Event) -> None:
+        shown = ref()
+        if shown is not None:
+            displayed.refresh_run(shown)
+
+    return stopped
 
 
 _DISPLAYED = _Displayed()

@@ -17,12 +17,16 @@ from typing import TYPE_CHECKING, Any
 from ..decisions import Decision, decisions_of, shown_status
 from ..transcript import AssistantMessage, InterruptEntry, ToolCall, UserMessage
 from ._status import status_label
+from ._view_state import load_line
 
 if TYPE_CHECKING:
     from ..run import AgentRun, PendingInterrupt
 
-__all__ = ["MAX_ITEMS", "MAX_TEXT", "snapshot_body", "snapshot_html"]
+__all__ = ["MAX_ITEMS", "MAX_TEXT", "TWIN_CLASS", "snapshot_body", "snapshot_html"]
 
+TWIN_CLASS = "pausepoint-snapshot-beside-view"
+"""The class of a snapshot shown in the output after the run's live view: the view's
+style sheet hides it once the view is drawn."""
 MAX_ITEMS = 40
 """The snapshot shows the last this many transcript items and says how many it left out."""
 MAX_TEXT = 2000
@@ -64,19 +68,31 @@ _STATUS_COLOURS = {
     "failed": _ERROR,
     "succeeded": _OK,
     "rejected": _ERROR,
+    "responded": _MUTED,
 }
 
 
-def snapshot_html(run: AgentRun, *, now: datetime | None = None) -> str:
-    """The run's transcript and pending interrupts as one escaped, script-free HTML block."""
+def snapshot_html(run: AgentRun, *, now: datetime | None = None, beside_view: bool = False) -> str:
+    """The run's transcript and pending interrupts as one escaped, script-free HTML block.
+
+    `beside_view`: shown in the output after the run's live view, which hides it once
+    drawn (see `_display`)."""
     taken = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
+    line = load_line(run)
+    how = (
+        f"this run is stored: {_code(line)} rebuilds it with your agent"
+        if line
+        else "a run kept only in memory is gone with its kernel; a transcript saved with "
+        f"{_code('run.prompt.model_dump_json()')} is rebuilt with "
+        f"{_code('AgentRun(agent, Prompt.model_validate_json(saved))')}"
+    )
     note = (
         f"Snapshot as of {taken}. The live view, with buttons, needs this run in a running "
-        "kernel: run the cell again, or rebuild a saved run with "
-        f"{_code('AgentRun(agent, prompt)')}."
+        f"kernel: {how}."
     )
+    classes = "pausepoint-snapshot" + (f" {TWIN_CLASS}" if beside_view else "")
     return (
-        f'<div class="pausepoint-snapshot" style="{_STYLE["root"]}">'
+        f'<div class="{classes}" style="{_STYLE["root"]}">'
         f"{snapshot_body(run)}"
         f'<p style="{_STYLE["muted"]}">{note}</p></div>'
     )

@@ -3,6 +3,7 @@ events change them."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
     from ..run import AgentRun
 
-__all__ = ["own_cards", "show_event"]
+__all__ = ["load_line", "own_cards", "show_event"]
 
 
 class _View(Protocol):
@@ -30,6 +31,18 @@ class _View(Protocol):
     def hold_sync(self) -> AbstractContextManager[Any]: ...
 
     def cards(self) -> list[dict[str, Any]]: ...
+
+
+def load_line(run: AgentRun) -> str:
+    """For a stored run, the line that rebuilds it in a new kernel, live and answerable
+    (`agent.load("run_…")`); empty for a run that lives only in this kernel's memory."""
+    store = run.store
+    if store is None:
+        return ""
+    run_id = json.dumps(run.id)
+    if store is run.agent.store:
+        return f"agent.load({run_id})"
+    return f"agent.load({run_id}, store=store)"
 
 
 def own_cards(run: AgentRun) -> list[dict[str, Any]]:
