@@ -44,6 +44,7 @@ def test_each_recorded_answer_reads_as_one_decision(case: dict[str, Any]) -> Non
     assert decision.kind == expect["kind"]
     assert decision.words == expect["words"]
     assert decision.runs_action is expect["runs"]
+    assert decision.by == expect.get("by")
     assert [c.as_json() for c in decision.changes] == expect.get("changes", [])
     assert (decision.reason.message if decision.reason else None) == expect.get("reason")
     if "value" in expect:

@@ -13,6 +13,8 @@ export interface ErrorInfo {
 
 export interface Resolution {
   type: "resume" | "reject";
+  /** Who answered: "code", "view", "inbox", "policy" or "agui". */
+  by?: string | null;
   data?: Json;
   error?: ErrorInfo;
   at?: string;
@@ -36,7 +38,7 @@ export interface ToolCallRequest {
   input: Json;
 }
 
-export type ToolStatus = "pending" | "running" | "interrupted" | "succeeded" | "failed" | "rejected" | "cancelled";
+export type ToolStatus = "pending" | "running" | "interrupted" | "succeeded" | "failed" | "rejected" | "responded" | "cancelled";
 
 export interface UserItem {
   type: "user";

@@ -11,7 +11,7 @@ interface Case {
   kind: string;
   before: JsonObject;
   resolution: Resolution;
-  expect: { kind: string; words: string; args: JsonObject; runs: boolean; reason?: string; value?: Json; changes?: unknown[] };
+  expect: { kind: string; words: string; args: JsonObject; runs: boolean; by?: string; reason?: string; value?: Json; changes?: unknown[] };
 }
 
 /** The same table the kernel's tests read (tests/test_decisions.py). */
@@ -38,9 +38,9 @@ function callOf(c: Case): ToolItem {
     id: "c1",
     name: "refund",
     input: c.before,
-    status: ran ? "succeeded" : "rejected",
-    result: ran ? "done" : null,
-    error: ran ? null : { name: "Rejected", message: "not run" },
+    status: ran ? "succeeded" : c.expect.kind === "responded" ? "responded" : "rejected",
+    result: ran ? "done" : c.expect.kind === "responded" ? (c.expect.value ?? null) : null,
+    error: ran || c.expect.kind === "responded" ? null : { name: "Rejected", message: "not run" },
     interrupts: [entryOf(c)],
   };
 }
@@ -53,6 +53,7 @@ describe("the shared table of answers", () => {
       expect(decision!.kind).toBe(c.expect.kind);
       expect(decisionWords(decision!)).toBe(c.expect.words);
       expect(runsAction(decision!)).toBe(c.expect.runs);
+      expect(decision!.by).toBe(c.expect.by ?? null);
       expect(decision!.changes).toEqual(c.expect.changes ?? []);
       expect(decision!.reason?.message ?? undefined).toBe(c.expect.reason);
       if ("value" in c.expect) expect(decision!.value).toEqual(c.expect.value);

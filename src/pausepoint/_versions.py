@@ -22,7 +22,7 @@ from .errors import UnsupportedSchemaVersionError
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "migrate"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version this pausepoint writes."""
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
@@ -47,7 +47,14 @@ def _add_timing(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Migration] = {1: _add_timing}
+def _add_who(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 records who gave each answer (`by` on a resolution) and a call the person
+    answered in words instead of running it (status ``responded``). A version-2 transcript
+    reads as it is: who answered is unknown."""
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {1: _add_timing, 2: _add_who}
 """Upgrades by the version they read: ``MIGRATIONS[n]`` turns a version-n dict into n + 1."""
 
 

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_REJECTION_MESSAGE",
+    "RESPONSE_KEY",
     "ApprovalAnswer",
     "BreakpointAction",
     "Change",
@@ -41,6 +42,7 @@ __all__ = [
     "decisions_of",
     "parse_approval",
     "parse_breakpoint_answer",
+    "respond_answer",
     "shown_status",
 ]
 
@@ -48,6 +50,7 @@ DecisionKind = Literal[
     "approved",
     "approved-with-changes",
     "declined",
+    "responded",
     "expired",
     "answered",
     "continued",
@@ -60,6 +63,8 @@ DecisionKind = Literal[
 - ``approved``: a tool approval, the arguments as given;
 - ``approved-with-changes``: a tool approval with edited arguments (see `changes`);
 - ``declined``: a tool approval answered ``False``, or any pause rejected (see `reason`);
+- ``responded``: a tool approval answered with a person's words instead (see `value`):
+  the action does not run and the model reads the words as the call's outcome;
 - ``expired``: nobody answered before the pause's deadline;
 - ``answered``: a question answered with a value (see `value`);
 - ``continued`` / ``stepped`` / ``skipped`` / ``edited``: a breakpoint's answers.
@@ -68,6 +73,10 @@ DecisionKind = Literal[
 BreakpointAction = Literal["continue", "step", "skip", "edit"]
 _BREAKPOINT_ACTIONS: tuple[str, ...] = get_args(BreakpointAction)
 _APPROVAL_KEYS = frozenset({"approved", "editedArgs", "payload"})
+
+RESPONSE_KEY = "response"
+"""Where a response's words travel in a tool approval's answer:
+``{"approved": false, "payload": {"response": "..."}}`` (what `respond_answer` builds)."""
 
 DEFAULT_REJECTION_MESSAGE = "The user declined."
 """The message a rejection records when no reason was given."""
@@ -192,6 +201,9 @@ class Decision:
 
     kind: DecisionKind
     at: datetime
+    by: str | None = None
+    """Who answered: ``code``, ``view``, ``inbox``, ``policy`` or ``agui`` (None when the
+    transcript predates it)."""
     reason: ErrorInfo | None = None
     value: JsonValue = None
     args: dict[str, JsonValue] | None = None
@@ -208,6 +220,8 @@ class Decision:
             return f"Approved with changes: {changed}" if changed else "Approved with changes"
         if self.kind == "declined":
             return f"Declined: {self.reason.message}" if self.reason is not None else "Declined"
+        if self.kind == "responded":
+            return f"Responded: {_cut(str(self.value))}"
         if self.kind == "expired":
             return "Expired: nobody answered in time"
         if self.kind == "answered":
@@ -225,12 +239,14 @@ class Decision:
     @property
     def runs_action(self) -> bool:
         """True when the action runs (again) after this decision."""
-        return self.kind not in ("declined", "expired", "skipped")
+        return self.kind not in ("declined", "responded", "expired", "skipped")
 
     def as_json(self) -> dict[str, JsonValue]:
         """The decision as the front end and AG-UI output carry it (camelCase keys)."""
         out: dict[str, JsonValue] = {"kind": self.kind, "words": self.words}
         out["at"] = self.at.isoformat()
+        if self.by is not None:
+            out["by"] = self.by
         if self.reason is not None:
             out["reason"] = {"name": self.reason.name, "message": self.reason.message}
         if self.value is not None:
@@ -254,36 +270,40 @@ def decision_of(
     resolution = entry.resolution
     if resolution is None:
         return None
+    at, by = resolution.at, resolution.by
     if resolution.type == "reject":
         error = resolution.error
         if error.name == _EXPIRED:
-            return Decision("expired", resolution.at, reason=error)
+            return Decision("expired", at, by, reason=error)
         quiet = error.message in _QUIET_REASONS
-        return Decision("declined", resolution.at, reason=None if quiet else error)
+        return Decision("declined", at, by, reason=None if quiet else error)
     data = resolution.data
     if entry.kind == "tool-approval":
         answer = parse_approval(data)
         if not answer.approved:
-            return Decision("declined", resolution.at, value=answer.payload)
+            response = _response(answer.payload)
+            if response is not None:
+                return Decision("responded", at, by, value=response)
+            return Decision("declined", at, by, value=answer.payload)
         if answer.edited_args is None:
-            return Decision("approved", resolution.at, value=answer.payload)
+            return Decision("approved", at, by, value=answer.payload)
         changes = _changes(before, answer.edited_args)
         kind: DecisionKind = "approved-with-changes" if changes or before is None else "approved"
         return Decision(
-            kind, resolution.at, value=answer.payload, args=answer.edited_args, changes=changes
+            kind, at, by, value=answer.payload, args=answer.edited_args, changes=changes
         )
     if entry.kind == "breakpoint":
         action, args = parse_breakpoint_answer(data)
         if action == "edit":
             assert args is not None
-            return Decision("edited", resolution.at, args=args, changes=_changes(before, args))
+            return Decision("edited", at, by, args=args, changes=_changes(before, args))
         words: dict[str, DecisionKind] = {
             "continue": "continued",
             "step": "stepped",
             "skip": "skipped",
         }
-        return Decision(words[action], resolution.at)
-    return Decision("answered", resolution.at, value=data)
+        return Decision(words[action], at, by)
+    return Decision("answered", at, by, value=data)
 
 
 def decisions_of(record: ToolCall) -> list[Decision | None]:
@@ -297,6 +317,19 @@ def decisions_of(record: ToolCall) -> list[Decision | None]:
             args = decision.args
         out.append(decision)
     return out
+
+
+def respond_answer(words: str) -> dict[str, JsonValue]:
+    """The tool approval's answer that responds with `words` instead of running the action."""
+    return {"approved": False, "payload": {RESPONSE_KEY: words}}
+
+
+def _response(payload: Any) -> str | None:
+    if isinstance(payload, dict) and set(payload) == {RESPONSE_KEY}:
+        words = payload[RESPONSE_KEY]
+        if isinstance(words, str) and words.strip():
+            return words
+    return None
 
 
 def shown_status(record: ToolCall) -> str:

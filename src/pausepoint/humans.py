@@ -104,8 +104,8 @@ class Policy:
             how, value = chosen
             self.log.append(Answered(pending.id, pending.tool_call.name, pending.kind, how, value))
             if how == "resume":
-                return await run.resume(value, interrupt=pending.id)
-            return await run.reject(value, interrupt=pending.id)
+                return await run.resume(value, interrupt=pending.id, by="policy")
+            return await run.reject(value, interrupt=pending.id, by="policy")
         if self.strict and run.pending:
             first = run.pending[0]
             raise UnansweredInterruptError(

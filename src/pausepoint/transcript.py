@@ -44,6 +44,7 @@ from .errors import InvalidTranscriptError, TranscriptProblem
 __all__ = [
     "SCHEMA_VERSION",
     "SUPPORTED_SCHEMA_VERSIONS",
+    "AnsweredBy",
     "AssistantMessage",
     "Cancellation",
     "ErrorInfo",
@@ -68,8 +69,18 @@ __all__ = [
 ]
 
 ToolCallStatus = Literal[
-    "pending", "running", "interrupted", "succeeded", "failed", "rejected", "cancelled"
+    "pending",
+    "running",
+    "interrupted",
+    "succeeded",
+    "failed",
+    "rejected",
+    "responded",
+    "cancelled",
 ]
+AnsweredBy = Literal["code", "view", "inbox", "policy", "agui"]
+"""Who gave an answer: code calling `resume` / `reject`, the run's view, the inbox, a
+scripted policy (`pausepoint.humans`), or an AG-UI client (`continue_with`)."""
 InterruptKind = Literal["generic", "tool-approval", "breakpoint"]
 
 
@@ -154,6 +165,8 @@ class ResumeResolution(_Model):
     type: Literal["resume"] = "resume"
     data: JsonValue = None
     at: Timestamp = Field(default_factory=utc_now)
+    by: AnsweredBy | None = None
+    """Who answered (None in a transcript written before pausepoint recorded it)."""
 
 
 class RejectResolution(_Model):
@@ -162,6 +175,8 @@ class RejectResolution(_Model):
     type: Literal["reject"] = "reject"
     error: ErrorInfo
     at: Timestamp = Field(default_factory=utc_now)
+    by: AnsweredBy | None = None
+    """Who declined (None in a transcript written before pausepoint recorded it)."""
 
 
 Resolution = Annotated[ResumeResolution | RejectResolution, Field(discriminator="type")]

@@ -75,14 +75,14 @@ def _version_1_prompt() -> dict[str, Any]:
     }  # fmt: skip
 
 
-def test_the_transcript_is_written_as_version_2() -> None:
-    assert SCHEMA_VERSION == 2
-    assert json.loads(Prompt.from_user("x").model_dump_json())["schema_version"] == 2
+def test_the_transcript_is_written_as_version_3() -> None:
+    assert SCHEMA_VERSION == 3
+    assert json.loads(Prompt.from_user("x").model_dump_json())["schema_version"] == 3
 
 
-def test_a_saved_version_1_prompt_is_migrated_to_version_2() -> None:
+def test_a_saved_version_1_prompt_is_migrated_to_the_current_version() -> None:
     prompt = Prompt.model_validate_json(json.dumps(_version_1_prompt()))
-    assert prompt.schema_version == 2
+    assert prompt.schema_version == SCHEMA_VERSION
     assert prompt.parent is None
     record = next(prompt.tool_calls())
     assert (record.status, record.result, record.started_at, record.ended_at) == (

@@ -109,6 +109,9 @@ async def test_answering_a_card_continues_the_run_and_it_leaves_the_inbox(
     assert executed == [f"{first.id}:1"]
     assert store.summary(first.id).status == "completed"
     assert store.load_prompt(first.id)[0].output == "Done."
+    answered = next(store.load_prompt(first.id)[0].tool_calls()).interrupts[0].resolution
+    assert answered is not None
+    assert answered.by == "inbox"  # the thread can say where the answer came from
 
 
 async def test_a_card_answered_in_another_kernel_first_is_refused_and_removed(

@@ -122,6 +122,9 @@ async def test_resume_request_runs_on_the_run_loop_and_answers_ok(
     assert recorder.count("delete_record") == 2
     assert loop_threads == [threading.get_ident()]  # the action re-ran on the run's loop
     assert run.prompt.output == "Gone."
+    answered = next(run.prompt.tool_calls()).interrupts[0].resolution
+    assert answered is not None
+    assert answered.by == "view"
 
 
 async def test_invalid_answer_gets_an_error_response_with_problems(

@@ -6,7 +6,17 @@
  */
 import type { ErrorInfo, InterruptEntry, Item, Json, JsonObject, ToolItem } from "../types";
 
-export type DecisionKind = "approved" | "approved-with-changes" | "declined" | "expired" | "answered" | "continued" | "stepped" | "skipped" | "edited";
+export type DecisionKind =
+  | "approved"
+  | "approved-with-changes"
+  | "declined"
+  | "responded"
+  | "expired"
+  | "answered"
+  | "continued"
+  | "stepped"
+  | "skipped"
+  | "edited";
 
 /** One argument a person changed; `old` is absent for an added one, `new` for a removed one. */
 export interface Change {
@@ -18,6 +28,8 @@ export interface Change {
 export interface Decision {
   kind: DecisionKind;
   at: string | null;
+  /** Who answered: "code", "view", "inbox", "policy" or "agui" (null when not recorded). */
+  by: string | null;
   /** Why a pause was declined or expired (null when a person gave no reason). */
   reason: ErrorInfo | null;
   /** A question's answer, or an approval's payload. */
@@ -25,6 +37,15 @@ export interface Decision {
   /** The arguments the action runs with after this answer, when it replaced them. */
   args: JsonObject | null;
   changes: Change[];
+}
+
+/** Where a response's words travel in a tool approval's answer (as the kernel's
+ * `pausepoint.decisions.RESPONSE_KEY`). */
+export const RESPONSE_KEY = "response";
+
+/** The approval answer that responds with `words` instead of running the action. */
+export function respondAnswer(words: string): JsonObject {
+  return { approved: false, payload: { [RESPONSE_KEY]: words } };
 }
 
 const QUIET_REASONS = new Set(["The user declined.", "The user cancelled this interrupt."]);
@@ -79,7 +100,7 @@ function changesOf(before: JsonObject | null, after: JsonObject): Change[] {
 }
 
 function make(kind: DecisionKind, at: string | null, extra: Partial<Decision> = {}): Decision {
-  return { kind, at, reason: null, value: undefined, args: null, changes: [], ...extra };
+  return { kind, at, by: null, reason: null, value: undefined, args: null, changes: [], ...extra };
 }
 
 /**
@@ -91,31 +112,35 @@ export function decisionOf(entry: InterruptEntry, before: JsonObject | null = nu
   const r = entry.resolution;
   if (!r) return null;
   const at = r.at ?? null;
+  const by = r.by ?? null;
   if (r.type === "reject") {
     const error = r.error ?? { name: "Rejected", message: "" };
-    if (error.name === "InterruptExpired") return make("expired", at, { reason: error });
+    if (error.name === "InterruptExpired") return make("expired", at, { by, reason: error });
     const quiet = !error.message || QUIET_REASONS.has(error.message);
-    return make("declined", at, { reason: quiet ? null : error });
+    return make("declined", at, { by, reason: quiet ? null : error });
   }
   const data = r.data;
   const fields = objectOf(data);
   if (entry.kind === "tool-approval" && (typeof data === "boolean" || (fields && typeof fields.approved === "boolean"))) {
     const approved = typeof data === "boolean" ? data : fields?.approved === true;
     const payload = fields?.payload;
-    if (!approved) return make("declined", at, { value: payload });
+    const response = objectOf(payload);
+    const words = response && Object.keys(response).length === 1 ? response[RESPONSE_KEY] : undefined;
+    if (!approved && typeof words === "string" && words.trim()) return make("responded", at, { by, value: words });
+    if (!approved) return make("declined", at, { by, value: payload });
     const edited = objectOf(fields?.editedArgs);
-    if (!edited) return make("approved", at, { value: payload });
+    if (!edited) return make("approved", at, { by, value: payload });
     const changes = changesOf(before, edited);
-    return make(changes.length > 0 || !before ? "approved-with-changes" : "approved", at, { value: payload, args: edited, changes });
+    return make(changes.length > 0 || !before ? "approved-with-changes" : "approved", at, { by, value: payload, args: edited, changes });
   }
   if (entry.kind === "breakpoint" && fields && typeof fields.action === "string") {
     const edited = objectOf(fields.args);
-    if (fields.action === "edit" && edited) return make("edited", at, { args: edited, changes: changesOf(before, edited) });
+    if (fields.action === "edit" && edited) return make("edited", at, { by, args: edited, changes: changesOf(before, edited) });
     const kinds: Record<string, DecisionKind> = { continue: "continued", step: "stepped", skip: "skipped" };
     const kind = kinds[fields.action];
-    if (kind) return make(kind, at);
+    if (kind) return make(kind, at, { by });
   }
-  return make("answered", at, { value: data ?? null });
+  return make("answered", at, { by, value: data ?? null });
 }
 
 function changeWords(change: Change): string {
@@ -133,6 +158,8 @@ export function decisionWords(decision: Decision): string {
       return changed ? `Approved with changes: ${changed}` : "Approved with changes";
     case "declined":
       return decision.reason ? `Declined: ${decision.reason.message}` : "Declined";
+    case "responded":
+      return `Responded: ${cut(String(decision.value))}`;
     case "expired":
       return "Expired: nobody answered in time";
     case "answered":
@@ -153,7 +180,7 @@ export function decisionWords(decision: Decision): string {
 
 /** True when the action runs (again) after this decision. */
 export function runsAction(decision: Decision): boolean {
-  return decision.kind !== "declined" && decision.kind !== "expired" && decision.kind !== "skipped";
+  return !["declined", "responded", "expired", "skipped"].includes(decision.kind);
 }
 
 /** The decision of each entry in the call's history, oldest first (null: waiting), each

@@ -98,7 +98,7 @@ function appearedAt(item: Item): number {
   return Number.NaN;
 }
 
-const SETTLED: ReadonlySet<ToolStatus> = new Set(["succeeded", "failed", "rejected", "cancelled"]);
+const SETTLED: ReadonlySet<ToolStatus> = new Set(["succeeded", "failed", "rejected", "responded", "cancelled"]);
 
 /** When a tool call settled: its end time, else its last answer's (a rejection ends a
  * call that never ran); null while it has not. */

@@ -258,6 +258,8 @@ def _summary(record: ToolCall) -> str:
         shown = record.result if isinstance(record.result, str) else json.dumps(record.result)
         end = "" if shown.endswith((".", "!", "?")) else "."
         return f"Done: {record.name} returned {shown}{end}"
+    if record.status == "responded":
+        return f"I didn't run {record.name}. You said: {record.result}"
     reason = record.error.message if record.error else "no reason was given."
     if not reason.endswith((".", "!", "?")):
         reason += "."

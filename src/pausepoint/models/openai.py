@@ -318,6 +318,8 @@ def _outcome(record: ToolCall) -> str:
         if isinstance(record.result, str):
             return record.result
         return json.dumps(record.result, ensure_ascii=False)
+    if record.status == "responded":
+        return f"Not run: instead, the person said: {record.result}"
     error = record.error
     reason = f"{error.name}: {error.message}" if error else "no reason given"
     if record.status == "failed":

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import BaseModel
 
-from .._json import to_json_value
+from .._json import check_text, to_json_value
 from ..actions import Rejection
+from ..decisions import respond_answer
 from ..errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
@@ -25,9 +26,11 @@ from ..errors import (
     RunBusyError,
     RunSuspendedError,
     UnknownInterruptError,
+    UsageError,
 )
 from ..store import LeaseLostError, StoreConflictError, StoreError
 from ..transcript import (
+    AnsweredBy,
     ErrorInfo,
     InterruptEntry,
     Prompt,
@@ -106,7 +109,11 @@ class Answering:
             return await self.record(expired, message=message, max_turns=max_turns)
 
     async def resume(
-        self, data: Any, interrupt: str | None, on_recorded: OnRecorded | None
+        self,
+        data: Any,
+        interrupt: str | None,
+        on_recorded: OnRecorded | None,
+        by: AnsweredBy = "code",
     ) -> AgentRunResult:
         record, entry = self.target(interrupt)
         with ExitStack() as claimed:
@@ -118,7 +125,7 @@ class Answering:
                 response_model=self._response_models.get(entry.id),
                 max_bytes=self._agent.max_answer_bytes,
             )
-            answer = (record, entry, ResumeResolution(data=value))
+            answer = (record, entry, ResumeResolution(data=value, by=by))
             return await self.record([answer], on_recorded=on_recorded)
 
     async def reject(
@@ -126,13 +133,32 @@ class Answering:
         error: Rejection | ErrorInfo | str | dict[str, Any] | None,
         interrupt: str | None,
         on_recorded: OnRecorded | None,
+        by: AnsweredBy = "code",
     ) -> AgentRunResult:
         record, entry = self.target(interrupt)
         with ExitStack() as claimed:
             await self._claim(claimed, entry)
             reason = as_error_info(error, max_bytes=self._agent.max_answer_bytes)
-            answer = (record, entry, RejectResolution(error=reason))
+            answer = (record, entry, RejectResolution(error=reason, by=by))
             return await self.record([answer], on_recorded=on_recorded)
+
+    async def respond(
+        self,
+        words: str,
+        interrupt: str | None,
+        on_recorded: OnRecorded | None,
+        by: AnsweredBy = "code",
+    ) -> AgentRunResult:
+        words = check_text(words, "The response")
+        if not words.strip():
+            raise UsageError("A response needs words; to decline without any, use reject().")
+        _, entry = self.target(interrupt)
+        if entry.kind != "tool-approval":
+            raise UsageError(
+                f"respond() answers a tool approval; {entry.id!r} is a {entry.kind} pause. "
+                "Answer it with resume(...) or reject(...)."
+            )
+        return await self.resume(respond_answer(words), entry.id, on_recorded, by)
 
     async def batch(self, entries: Iterable[Mapping[str, Any] | BaseModel]) -> AgentRunResult:
         items = wire_entries(entries)
@@ -158,9 +184,9 @@ class Answering:
                 resolution: Resolution
                 if item["status"] == "resolved":
                     data = to_json_value(item.get("payload"), "payload")
-                    resolution = ResumeResolution(data=data)
+                    resolution = ResumeResolution(data=data, by="agui")
                 else:
-                    resolution = RejectResolution(error=cancellation(item))
+                    resolution = RejectResolution(error=cancellation(item), by="agui")
                 answers.append((*found, resolution))
             return await self.record(answers)
 

@@ -27,6 +27,7 @@ from ._steps import (
     Invoke,
     PauseAt,
     Reject,
+    Respond,
     Settled,
     Step,
     Wait,
@@ -147,6 +148,10 @@ class ToolRunner:
             return
         if isinstance(step, Reject):
             await self._settle(record, "rejected", step.error)
+            return
+        if isinstance(step, Respond):
+            set_fields(record, result=step.words)
+            await self._settle(record, "responded", None)
             return
         if isinstance(step, Settled | Wait):
             return

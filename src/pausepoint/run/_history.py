@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 from ..errors import UnknownInterruptError, UsageError
 from ..models import ActionSpec, ModelRequest
 from ..transcript import AssistantMessage, ForkOrigin, Prompt, ToolCall, new_id
 
-__all__ = ["fork_prompt", "model_request"]
+if TYPE_CHECKING:
+    from ._run import AgentRun
+
+__all__ = ["RunHistory", "fork_prompt", "model_request"]
 
 
 def model_request(prompt: Prompt, turn: int, actions: Sequence[ActionSpec]) -> ModelRequest:
@@ -64,3 +68,29 @@ def _locate(prompt: Prompt, interrupt_id: str) -> tuple[int, ToolCall]:
     raise UnknownInterruptError(
         f"This run has no interrupt {interrupt_id!r} to fork at. Its interrupts: {known or 'none'}."
     )
+
+
+class RunHistory:
+    """A run's past, as `AgentRun` offers it: what the model was sent, and forks."""
+
+    def model_request(self, turn: int) -> ModelRequest:
+        """What the model was sent for assistant turn `turn` (0 = the first), rebuilt from
+        the transcript: the instructions, the items before that turn, the action specs."""
+        run = cast("AgentRun", self)
+        return model_request(run.prompt, turn, run.agent.action_specs)
+
+    def fork(self, *, at: str) -> AgentRun:
+        """A new run whose transcript is this one's up to interrupt `at`, with that pause
+        open again so it can be answered differently. This run is unchanged; the new one
+        records its parent in `prompt.parent` and is listed in `forks`. No turn before the
+        fork point is asked of the model again."""
+        run = cast("AgentRun", self)
+        child = type(run)(
+            run.agent,
+            fork_prompt(run.prompt, at),
+            store=run.store,
+            step=run.debug.stepping,
+            breakpoints=run.debug.breakpoints,
+        )
+        run.forks.append(child)
+        return child

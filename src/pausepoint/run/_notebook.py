@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ._result import AgentRunResult
     from ._run import AgentRun
 
-__all__ = ["REJECT_SYNC", "RESUME_SYNC", "RUN_SYNC", "InNotebook", "blocking"]
+__all__ = ["REJECT_SYNC", "RESPOND_SYNC", "RESUME_SYNC", "RUN_SYNC", "InNotebook", "blocking"]
 
 logger = logging.getLogger("pausepoint")
 
@@ -38,6 +38,9 @@ run's loop is running elsewhere (a notebook kernel), the work is handed to that 
 this thread waits for the result."""
 REJECT_SYNC = """`reject()` for code that does not `await`; safe from any thread, as
 `resume_sync`."""
+RESPOND_SYNC = """`respond()` for code that does not `await`; safe from any thread, as
+`resume_sync()` is."""
+
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -16,15 +16,15 @@ from pydantic import BaseModel
 from .._json import check_text
 from ..actions import Rejection
 from ..errors import UsageError
-from ..models import ModelRequest
 from ..store import RunStore, RunWriter
-from ..transcript import ErrorInfo, Prompt
+from ..transcript import AnsweredBy, ErrorInfo, Prompt
 from ._agent import Agent
 from ._answering import OnRecorded
 from ._claims import held
 from ._debug import Breakpoint, Debugger
 from ._events import EventHandler, EventName, Events
-from ._notebook import REJECT_SYNC, RESUME_SYNC, RUN_SYNC, InNotebook, blocking
+from ._history import RunHistory
+from ._notebook import REJECT_SYNC, RESPOND_SYNC, RESUME_SYNC, RUN_SYNC, InNotebook, blocking
 from ._parts import assemble, attach
 from ._result import AgentRunResult, RunStatus
 from ._state import Interrupted, PendingInterrupt, RunState, derive_state
@@ -32,7 +32,7 @@ from ._state import Interrupted, PendingInterrupt, RunState, derive_state
 __all__ = ["AgentRun", "OnRecorded"]
 
 
-class AgentRun(InNotebook):
+class AgentRun(InNotebook, RunHistory):
     """One conversation of an agent, suspended and resumed as people answer.
 
     All of the run's state lives in `prompt`; `state` is derived from it. Save the prompt
@@ -107,30 +107,6 @@ class AgentRun(InNotebook):
     def debug(self) -> Debugger:
         """Stepping, breakpoints and the answers to a breakpoint pause (see `Debugger`)."""
         return self._debug
-
-    def model_request(self, turn: int) -> ModelRequest:
-        """What the model was sent for assistant turn `turn` (0 = the first), rebuilt from
-        the transcript: the instructions, the items before that turn, the action specs."""
-        from ._history import model_request
-
-        return model_request(self._prompt, turn, self.agent.action_specs)
-
-    def fork(self, *, at: str) -> AgentRun:
-        """A new run whose transcript is this one's up to interrupt `at`, with that pause
-        open again so it can be answered differently. This run is unchanged; the new one
-        records its parent in `prompt.parent` and is listed in `forks`. No turn before the
-        fork point is asked of the model again."""
-        from ._history import fork_prompt
-
-        child = AgentRun(
-            self.agent,
-            fork_prompt(self._prompt, at),
-            store=self.store,
-            step=self._debug.stepping,
-            breakpoints=self._debug.breakpoints,
-        )
-        self.forks.append(child)
-        return child
 
     @property
     def prompt(self) -> Prompt:
@@ -208,6 +184,7 @@ class AgentRun(InNotebook):
         *,
         interrupt: str | None = None,
         on_recorded: OnRecorded | None = None,
+        by: AnsweredBy = "code",
     ) -> AgentRunResult:
         """Answer a pending interrupt and re-run its action with `ctx.resumption.data = data`.
 
@@ -215,9 +192,9 @@ class AgentRun(InNotebook):
         tool approval, `data` is `True`, `False`, or `{"approved": ..., "editedArgs": {...}}`.
         The answer is recorded before the action re-runs (`on_recorded()` is called then,
         on the run's loop: what a UI needs to acknowledge the answer at once). A refused
-        answer records nothing.
+        answer records nothing. `by` records who answered (the view and the inbox say so).
         """
-        return await self._answers.resume(data, interrupt, on_recorded)
+        return await self._answers.resume(data, interrupt, on_recorded, by)
 
     async def reject(
         self,
@@ -225,10 +202,28 @@ class AgentRun(InNotebook):
         *,
         interrupt: str | None = None,
         on_recorded: OnRecorded | None = None,
+        by: AnsweredBy = "code",
     ) -> AgentRunResult:
         """Decline a pending interrupt. The action is not re-run; the model sees `error`
         (at most `agent.max_answer_bytes`, as any answer)."""
-        return await self._answers.reject(error, interrupt, on_recorded)
+        return await self._answers.reject(error, interrupt, on_recorded, by)
+
+    async def respond(
+        self,
+        words: str,
+        *,
+        interrupt: str | None = None,
+        on_recorded: OnRecorded | None = None,
+        by: AnsweredBy = "code",
+    ) -> AgentRunResult:
+        """Answer a tool approval with `words` instead of running the action: it does not
+        run, and the model reads the words as the call's outcome (a response, not a
+        rejection; the call's status is ``responded``). On the wire this is the approval's
+        answer ``{"approved": false, "payload": {"response": words}}``::
+
+            await run.respond("Refund half of it, and tell them why.")
+        """
+        return await self._answers.respond(words, interrupt, on_recorded, by)
 
     async def continue_with(
         self, entries: Iterable[Mapping[str, Any] | BaseModel]
@@ -252,6 +247,7 @@ class AgentRun(InNotebook):
     run_sync = blocking(run, RUN_SYNC)
     resume_sync = blocking(resume, RESUME_SYNC)
     reject_sync = blocking(reject, REJECT_SYNC)
+    respond_sync = blocking(respond, RESPOND_SYNC)
 
     async def cancel(self, reason: str | None = None) -> AgentRunResult | None:
         """Stop the run: from its own loop, another loop, or (awaited there) any thread.

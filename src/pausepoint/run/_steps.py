@@ -23,6 +23,7 @@ __all__ = [
     "Invoke",
     "PauseAt",
     "Reject",
+    "Respond",
     "Settled",
     "Step",
     "Wait",
@@ -33,7 +34,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Settled:
-    """The call has its outcome (succeeded, failed, rejected or cancelled)."""
+    """The call has its outcome (succeeded, failed, rejected, responded or cancelled)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,14 @@ class Reject:
     """Record the call as rejected with `error`: the action never runs."""
 
     error: ErrorInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Respond:
+    """Record the person's `words` as the call's outcome: the action never runs, and the
+    model reads the words instead of a result (not a rejection)."""
+
+    words: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +89,7 @@ class Invoke:
     attempt: int
 
 
-Step: TypeAlias = Settled | Wait | Fail | Reject | AskApproval | PauseAt | Invoke
+Step: TypeAlias = Settled | Wait | Fail | Reject | Respond | AskApproval | PauseAt | Invoke
 
 _SETTLED = Settled()
 
@@ -137,6 +146,8 @@ def next_step(
                 message=f"The user declined to run {action.name}; it was not executed.",
             )
         )
+    if decision is not None and decision.kind == "responded":
+        return Respond(str(decision.value))
     if decision is not None and decision.kind == "skipped":
         return Reject(
             ErrorInfo(

@@ -220,7 +220,7 @@ class Inbox(anywidget.AnyWidget):
             interrupt = request.text("interrupt", "{type: resume|reject, interrupt: <id>}")
             run = self._answerable(interrupt, request.optional_text("run", "run: <run id>"))
             loop = running_loop(run.loop, self._home_loop)
-            return HandOver(loop, answer_start(run, request), stopped=self.refresh)
+            return HandOver(loop, answer_start(run, request, "inbox"), stopped=self.refresh)
 
         return {"refresh": refresh, "value": value, "resume": answer, "reject": answer}
 

@@ -25,6 +25,7 @@ from typing import Any
 from ..actions import Rejection
 from ..errors import PausepointError
 from ..run import AgentRun
+from ..transcript import AnsweredBy
 from ._preview import is_preview
 from ._responses import failure, failure_of, success
 
@@ -130,9 +131,10 @@ def running_loop(*loops: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEv
     return None
 
 
-def answer_start(run: AgentRun, request: Request) -> StartAnswer:
+def answer_start(run: AgentRun, request: Request, by: AnsweredBy) -> StartAnswer:
     """The start of a `resume` or `reject` request's answer to `run`, checked: the
-    interrupt is named, a resume holds no preview, a reason is text."""
+    interrupt is named, a resume holds no preview, a reason is text. `by` is who answers
+    (the view, the inbox), recorded with the answer."""
     interrupt = request.text("interrupt", "{type: resume|reject, interrupt: <id>}")
     if request.type == "resume":
         data = request.content.get("data")
@@ -143,11 +145,11 @@ def answer_start(run: AgentRun, request: Request) -> StartAnswer:
                 "whole value first, or answer from code with `await run.resume(...)`.",
                 name="InvalidResolutionError",
             )
-        return lambda recorded: run.resume(data, interrupt=interrupt, on_recorded=recorded)
+        return lambda recorded: run.resume(data, interrupt=interrupt, on_recorded=recorded, by=by)
     reason = request.optional_text("reason", "reason: <text> or null")
     # A blank reason is no reason: the model then sees the default rejection message.
     rejection = Rejection(message=reason) if reason is not None and reason.strip() else None
-    return lambda recorded: run.reject(rejection, interrupt=interrupt, on_recorded=recorded)
+    return lambda recorded: run.reject(rejection, interrupt=interrupt, on_recorded=recorded, by=by)
 
 
 class _Reply:

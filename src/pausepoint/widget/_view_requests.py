@@ -50,7 +50,7 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         return running_loop(view.run.loop, view.home_loop)
 
     def answer(request: Request) -> HandOver:
-        return HandOver(loop(), answer_start(view.run, request))
+        return HandOver(loop(), answer_start(view.run, request, "view"))
 
     def go_on(request: Request) -> HandOver:
         action = request.content.get("action")
