@@ -55,7 +55,7 @@ describe("a view whose kernel is gone", () => {
     const model = pausedModel();
     const view = mountDisconnected(model);
 
-    expect(view.get("pp-kernel-gone").textContent).toContain("Run the cell again");
+    expect(view.get("pp-kernel-gone").textContent).toContain("gone unless it was saved");
     const card = view.get("pp-card");
     expect(card.dataset.readonly).toBe("true");
     expect(isDisabled(view.get("pp-approve"))).toBe(true);
@@ -128,6 +128,70 @@ describe("a view whose kernel is gone", () => {
 
     expect(view.q("pp-kernel-gone")).toBeNull();
     expect(model.sent.map((m) => m.type)).toEqual(["resume"]);
+    view.cleanup();
+  });
+
+  it("names the line that rebuilds a stored run", () => {
+    const model = new FakeModel({ status: "interrupted", pending: [approvalCard], load_line: 'agent.load("run_7")' });
+    initialize(model);
+    const view = mountDisconnected(model);
+
+    const notice = view.get("pp-kernel-gone");
+    expect(notice.dataset.stored).toBe("true");
+    expect(view.get("pp-load-line").textContent).toBe('agent.load("run_7")');
+    expect(notice.textContent).not.toContain("gone unless it was saved");
+    view.cleanup();
+  });
+
+  it("says a run kept in memory is gone unless it was saved", () => {
+    const view = mountDisconnected(pausedModel());
+
+    const notice = view.get("pp-kernel-gone");
+    expect(notice.dataset.stored).toBe("false");
+    expect(notice.textContent).toContain("gone unless it was saved");
+    expect(notice.textContent).toContain("AgentRun(agent, Prompt.model_validate_json(saved))");
+    view.cleanup();
+  });
+
+  it("suggests no cell that IPython would take for a magic", () => {
+    for (const load_line of ["", 'agent.load("run_7")']) {
+      const model = new FakeModel({ status: "interrupted", pending: [approvalCard], load_line });
+      initialize(model);
+      const view = mountDisconnected(model);
+      const notice = view.get("pp-kernel-gone");
+      expect(notice.textContent?.toLowerCase()).not.toContain("run the cell");
+      // Every piece of code it shows is a call or an expression, never a bare `run`.
+      const code = [...notice.querySelectorAll("code")].map((c) => c.textContent?.trim());
+      expect(code.length).toBeGreaterThan(0);
+      for (const line of code) expect(line).toMatch(/\(/);
+      view.cleanup();
+    }
+  });
+
+  it("turns the header neutral: what the run was doing, no spinner, no jump to a card", () => {
+    for (const status of ["interrupted", "running", "completed"] as const) {
+      const model = new FakeModel({ status, pending: status === "interrupted" ? [approvalCard] : [], started_at: Date.now() });
+      initialize(model);
+      const view = mountDisconnected(model);
+      const header = view.get("pp-status");
+      expect(header.classList.contains("pp-status-gone")).toBe(true);
+      expect(header.classList.contains(`pp-status-${status}`)).toBe(false);
+      expect(header.dataset.gone).toBe("true");
+      expect(header.querySelector(".pp-spinner")).toBeNull();
+      expect(view.q("pp-pending-jump")).toBeNull();
+      expect(view.q("pp-stop")).toBeNull();
+      expect(header.textContent).not.toContain("Waiting for an answer");
+      expect(header.textContent).toContain({ interrupted: "Was waiting for an answer", running: "Was running", completed: "Completed" }[status]);
+      view.cleanup();
+    }
+  });
+
+  it("a live header keeps its colour and words", () => {
+    const view = mount(pausedModel());
+    const header = view.get("pp-status");
+    expect(header.classList.contains("pp-status-interrupted")).toBe(true);
+    expect(header.textContent).toContain("Waiting for an answer");
+    expect(view.q("pp-pending-jump")).not.toBeNull();
     view.cleanup();
   });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { keepRunViewsInNotebook, type ModelEntry, mergeState, OUR_ID, STATE_MIMETYPE, VIEW_MIMETYPE, type WidgetState } from "../src/kernel/persist";
+import {
+  FRONT_END_KEY,
+  keepRunViewsInNotebook,
+  type ModelEntry,
+  mergeState,
+  OUR_ID,
+  STATE_MIMETYPE,
+  VIEW_MIMETYPE,
+  type WidgetState,
+} from "../src/kernel/persist";
 import { FakeModel } from "./helpers";
 
 const run = (status: string, layout = "L1"): ModelEntry => ({
@@ -28,6 +37,20 @@ describe("mergeState", () => {
   it("replaces a saved run view with its live state", () => {
     const merged = mergeState(of({ R1: run("running") }), of({ R1: run("completed"), L1: layout }), new Set(["R1"]));
     expect(merged.state.R1.state.status).toBe("completed");
+  });
+
+  it("keeps the shared front end the run views refer to, once, and drops an old session's", () => {
+    const frontEnd = (digest: string): ModelEntry => ({
+      model_name: "WidgetModel",
+      model_module: "@jupyter-widgets/base",
+      model_module_version: "2.0.0",
+      state: { [FRONT_END_KEY]: digest, code: "…" },
+    });
+    const view = (status: string, fe: string): ModelEntry => ({ ...run(status), state: { ...run(status).state, _front_end: `IPY_MODEL_${fe}` } });
+    const saved = of({ OLD: view("completed", "FE0"), FE0: frontEnd("a"), L1: layout });
+    const live = of({ R1: view("running", "FE1"), R2: view("completed", "FE1"), FE1: frontEnd("b"), L1: layout });
+    const merged = mergeState(saved, live, new Set(["R1", "R2"]));
+    expect(Object.keys(merged.state).sort()).toEqual(["FE1", "L1", "R1", "R2"]);
   });
 
   it("drops nothing when the outputs cannot be read", () => {

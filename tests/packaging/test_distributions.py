@@ -169,16 +169,20 @@ def unpacked_sdist(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 
 _FRONT_END_IN_USE = """
-import hashlib, json
+import base64, gzip, hashlib, json
 import pausepoint
 from pausepoint import Agent, ScriptedModel
 from pausepoint.widget import RunView
 
 view = RunView(Agent(model=ScriptedModel(["Hello."])).new_run("Hi"))
+shared = view._front_end  # the bundle, once per kernel, that every run view refers to
+code = shared.code.encode()
+if shared.encoding == "gzip+base64":
+    code = gzip.decompress(base64.b64decode(code))
 print(json.dumps({
     "package": pausepoint.__file__,
-    "widget.js": hashlib.sha256(view._esm.encode()).hexdigest(),
-    "widget.css": hashlib.sha256(view._css.encode()).hexdigest(),
+    "widget.js": hashlib.sha256(code).hexdigest(),
+    "widget.css": hashlib.sha256(shared.css.encode()).hexdigest(),
 }))
 """
 

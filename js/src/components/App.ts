@@ -50,9 +50,9 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   return html`<div class="pp-root">
     <${Boundary} value=${error ?? status} label="header">
       <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
-        error=${error ?? null} meta=${meta ?? null} items=${items} />
+        error=${error ?? null} meta=${meta ?? null} items=${items} gone=${gone} />
     </${Boundary}>
-    ${gone ? html`<${KernelGone} />` : null}
+    ${gone ? html`<${KernelGone} model=${model} />` : null}
     <${Boundary} value=${items} label="transcript">
       <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} model=${model} readOnly=${gone} />
     </${Boundary}>

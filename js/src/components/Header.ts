@@ -15,6 +15,22 @@ export interface HeaderProps {
   error: ErrorInfo | null;
   meta: Record<string, unknown> | null;
   items: Item[];
+  /** The view's kernel is gone: the header says what the run was doing, in neutral. */
+  gone?: boolean;
+}
+
+/** What a run whose kernel went away was doing; its other statuses read as they are. */
+function goneLabel(status: RunStatus, error: ErrorInfo | null): string {
+  switch (status) {
+    case "running":
+      return "Was running when its kernel stopped";
+    case "interrupted":
+      return "Was waiting for an answer when its kernel stopped";
+    case "paused":
+      return "Was paused before a model request when its kernel stopped";
+    default:
+      return statusLabel(status, error);
+  }
 }
 
 function statusLabel(status: RunStatus, error: ErrorInfo | null): string {
@@ -71,9 +87,9 @@ function goToFirstCard(event: Event) {
   card.querySelector<HTMLElement>("button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select:not(:disabled)")?.focus();
 }
 
-export function Header({ status, runId, startedAt, pendingCount, error, meta, items }: HeaderProps) {
+export function Header({ status, runId, startedAt, pendingCount, error, meta, items, gone = false }: HeaderProps) {
   const kernel = useKernel();
-  const running = status === "running";
+  const running = status === "running" && !gone;
   const now = useNow(running && typeof startedAt === "number");
   const [copied, setCopied] = useState<"idle" | "copied" | "failed" | "id" | "id-failed">("idle");
   const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -98,13 +114,14 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
 
   const elapsed = running && typeof startedAt === "number" ? formatDuration(now - startedAt) : null;
   return html`<header class="pp-header">
-    <div class=${`pp-status pp-status-${status}`} data-testid="pp-status" data-status=${status} role="status" aria-live="polite">
+    <div class=${`pp-status pp-status-${gone ? "gone" : status}`} data-testid="pp-status" data-status=${status} data-gone=${gone ? "true" : undefined}
+      role="status" aria-live="polite">
       ${running ? html`<span class="pp-spinner" aria-hidden="true"></span>` : null}
-      <span class="pp-status-label">${statusLabel(status, error)}</span>
+      <span class="pp-status-label">${gone ? goneLabel(status, error) : statusLabel(status, error)}</span>
       ${elapsed !== null ? html`<span class="pp-elapsed" data-testid="pp-elapsed" aria-hidden="true">${elapsed}</span>` : null}
     </div>
     ${
-      pendingCount > 0
+      pendingCount > 0 && !gone
         ? html`<button type="button" class="pp-button pp-button-quiet pp-pending-jump" data-testid="pp-pending-jump" onClick=${goToFirstCard}>
           ${pendingCount} pending ↓
         </button>`

@@ -1,10 +1,25 @@
 import { html } from "htm/preact";
+import type { Model } from "../types";
 
-/** Shown once the view's kernel is gone: why nothing can be answered here, and what to do. */
-export function KernelGone() {
-  return html`<div class="pp-kernel-gone" role="status" data-testid="pp-kernel-gone">
-    <strong>The kernel this view belongs to is gone</strong> (restarted or shut down), so its
-    cards are read-only. Run the cell again to show the run live; a saved run can be rebuilt
-    with <code>AgentRun(agent, Prompt.model_validate_json(saved))</code>.
+/** For a stored run, the Python line that rebuilds it (the `load_line` trait); else "". */
+function loadLineOf(model: Model): string {
+  const line = (model.get as (key: string) => unknown)("load_line");
+  return typeof line === "string" ? line : "";
+}
+
+/**
+ * Shown once the view's kernel is gone: why nothing can be answered here, and what works
+ * now. Nothing it suggests is a bare name such as `run`, which a new kernel, where no
+ * variable of that name exists yet, would take for IPython's `%run` magic.
+ */
+export function KernelGone({ model }: { model: Model }) {
+  const line = loadLineOf(model);
+  const what = line
+    ? html`The run is stored: <code data-testid="pp-load-line">${line}</code> in a cell, with the agent that ran it, shows it
+        again live and answerable.`
+    : html`The run lived only in that kernel, so it is gone unless it was saved: a transcript saved with
+        <code>run.prompt.model_dump_json()</code> is rebuilt with <code>AgentRun(agent, Prompt.model_validate_json(saved))</code>.`;
+  return html`<div class="pp-kernel-gone" role="status" data-testid="pp-kernel-gone" data-stored=${line ? "true" : "false"}>
+    <strong>The kernel of this view is gone</strong> (restarted or shut down), so the view is read-only. ${what}
   </div>`;
 }

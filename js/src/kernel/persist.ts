@@ -8,13 +8,16 @@
  * from it, read-only (see liveness.ts).
  *
  * Kept: entries of other widgets, and run views that an output still shows. Dropped: run
- * views that no output shows any more (a cell was run again).
+ * views that no output shows any more (a cell was run again), and shared front ends (the
+ * view's code, one model per kernel that every run view refers to) no entry refers to.
  */
 import type { Model } from "../types";
 
 export const STATE_MIMETYPE = "application/vnd.jupyter.widget-state+json";
 export const VIEW_MIMETYPE = "application/vnd.jupyter.widget-view+json";
 export const OUR_ID = "pausepoint.widget._view.RunView";
+/** The state key that marks the shared model holding the view's code (widget/_bundle.py). */
+export const FRONT_END_KEY = "pausepoint_front_end";
 
 export interface ModelEntry {
   model_name: string;
@@ -53,6 +56,11 @@ function isOurs(entry: ModelEntry | undefined): boolean {
   return entry?.state?._anywidget_id === OUR_ID;
 }
 
+/** The model that holds the run view's code for every run view of a kernel. */
+function isFrontEnd(entry: ModelEntry | undefined): boolean {
+  return typeof entry?.state?.[FRONT_END_KEY] === "string";
+}
+
 /** Model ids that `value` refers to (`"IPY_MODEL_<id>"`, at any depth). */
 function references(value: unknown, into: Set<string>): Set<string> {
   if (typeof value === "string" && value.startsWith("IPY_MODEL_")) into.add(value.slice("IPY_MODEL_".length));
@@ -81,6 +89,11 @@ export function mergeState(saved: WidgetState | null, live: WidgetState, shown: 
     }
   }
   // Models that only dropped run views referred to stay: another widget may use them too.
+  // Our shared front ends (the view's code, once per kernel) go when nothing refers to
+  // them: each kernel session makes a new one, and an old one is some 100 KB.
+  const referred = new Set<string>();
+  for (const entry of Object.values(state)) if (!isFrontEnd(entry)) references(entry.state, referred);
+  for (const [id, entry] of Object.entries(state)) if (isFrontEnd(entry) && !referred.has(id)) delete state[id];
   return { version_major: live.version_major ?? 2, version_minor: live.version_minor ?? 0, state };
 }
 

@@ -1,11 +1,27 @@
-"""The view's front end as installed: the bundled module, or a fallback that says what to do."""
+"""The view's front end as installed: the bundled module, or a fallback that says what to do.
+
+The bundle is large (about 230 KB), and anywidget keeps a widget's module in its state, so
+a notebook would save it once for every run view. A run view's module is instead a small
+loader (`LOADER`); the bundle itself travels, compressed, in one `FrontEnd` model per
+kernel that every run view refers to, so a notebook saves it once. The loader reads that
+model (live, or restored from the notebook's saved widget state), imports the bundle
+once per page and hands it the view.
+"""
 
 from __future__ import annotations
 
+import base64
+import gzip
+import hashlib
 import json
+import threading
+from functools import cache
 from pathlib import Path
 
-__all__ = ["MISSING_BUNDLE_MESSAGE", "front_end"]
+import ipywidgets  # type: ignore[import-untyped]
+import traitlets
+
+__all__ = ["LOADER", "MISSING_BUNDLE_MESSAGE", "FrontEnd", "front_end", "shared_front_end"]
 
 MISSING_BUNDLE_MESSAGE = """\
 pausepoint: this view cannot be shown, because the installed package has no front end \
@@ -36,3 +52,100 @@ def front_end(static: Path) -> tuple[Path | str, Path | str]:
         script if script.exists() else _MISSING_BUNDLE,
         css if css.exists() else "",
     )
+
+
+LOADER = """\
+// pausepoint's run view. Its code is not here: it is in a model every run view of the
+// kernel refers to (`_front_end`), saved once per notebook. Imported once per page.
+const loaded = (globalThis.__pausepointFrontEnds ??= new Map());
+
+async function source(shared) {
+  const code = shared.get("code");
+  if (shared.get("encoding") !== "gzip+base64") return code;
+  const bytes = Uint8Array.from(atob(code), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).text();
+}
+
+function addStyle(shared, digest) {
+  const id = "pausepoint-front-end-style";
+  let style = document.getElementById(id);
+  if (style?.dataset.digest === digest) return;
+  if (!style) {
+    style = Object.assign(document.createElement("style"), { id });
+    document.head.appendChild(style);
+  }
+  style.dataset.digest = digest;
+  style.textContent = shared.get("css") ?? "";
+}
+
+async function load(model) {
+  const ref = model.get("_front_end");
+  const id = typeof ref === "string" ? ref.replace(/^IPY_MODEL_/, "") : "";
+  const shared = await model.widget_manager.get_model(id);
+  const digest = shared.get("pausepoint_front_end");
+  if (!loaded.has(digest)) {
+    loaded.set(digest, (async () => {
+      const code = new Blob([await source(shared)], { type: "text/javascript" });
+      const url = URL.createObjectURL(code);
+      try {
+        return await import(/* webpackIgnore: true */ url);
+      } finally {
+        URL.revokeObjectURL(url);
+      }
+    })());
+  }
+  addStyle(shared, digest);
+  const mod = await loaded.get(digest);
+  return typeof mod.default === "function" ? await mod.default() : mod.default;
+}
+
+export default () => {
+  let widget;
+  return {
+    async initialize(props) {
+      widget = await load(props.model);
+      return widget.initialize?.(props);
+    },
+    render(props) {
+      return widget?.render?.(props);
+    },
+  };
+};
+"""
+
+
+class FrontEnd(ipywidgets.Widget):  # type: ignore[misc]
+    """The run view's code and style, sent and saved once per kernel: each run view refers
+    to it. `code` is the bundle, gzipped and in base64 when `encoding` says so."""
+
+    pausepoint_front_end = traitlets.Unicode("").tag(sync=True)
+    """A digest of the bundle: the page imports each bundle once; marks this model."""
+    encoding = traitlets.Unicode("text").tag(sync=True)
+    code = traitlets.Unicode("").tag(sync=True)
+    css = traitlets.Unicode("").tag(sync=True)
+
+
+@cache
+def _packed(static: Path) -> dict[str, str]:
+    script, css = front_end(static)
+    code = script.read_text("utf-8") if isinstance(script, Path) else script
+    style = css.read_text("utf-8") if isinstance(css, Path) else css
+    digest = hashlib.sha256(code.encode()).hexdigest()[:16]
+    if not isinstance(script, Path):  # the fallback: small, and readable as it is
+        return {"pausepoint_front_end": digest, "encoding": "text", "code": code, "css": style}
+    packed = base64.b64encode(gzip.compress(code.encode(), 9, mtime=0)).decode("ascii")
+    return {"pausepoint_front_end": digest, "encoding": "gzip+base64", "code": packed, "css": style}
+
+
+_shared: FrontEnd | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_front_end(static: Path) -> FrontEnd:
+    """This kernel's one `FrontEnd` (made again if it was closed)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared.comm is None:
+            _shared = FrontEnd(**_packed(static))
+        return _shared

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import anywidget
+import ipywidgets  # type: ignore[import-untyped]
 import traitlets
 from pydantic import BaseModel
 
 from ..interrupts import ClassifiedInterrupt, classify
 from ..run import AgentRun, Event
-from ._bundle import front_end
+from ._bundle import LOADER, FrontEnd, shared_front_end
 from ._cards import foreign_card, with_unique_keys
 from ._debug_view import ForkFollower, forks_of
 from ._item_sync import CELL_END, UPDATE_INTERVAL, ItemSync, item_json
@@ -28,7 +29,7 @@ from ._preview import bounded_card, ref_of
 from ._requests import RequestPath
 from ._status import status_of
 from ._view_requests import view_handlers, view_limit, view_value
-from ._view_state import own_cards, show_event
+from ._view_state import load_line, own_cards, show_event
 
 __all__ = ["UPDATE_INTERVAL", "RunView"]
 
@@ -45,7 +46,9 @@ class RunView(anywidget.AnyWidget):
         run            # the live view; clicking Approve calls run.resume(True)
     """
 
-    _esm, _css = front_end(_STATIC)
+    # The bundle travels once per kernel in `_front_end`, not in every view (`_bundle`).
+    _esm = LOADER
+    _front_end = traitlets.Instance(FrontEnd).tag(sync=True, **ipywidgets.widget_serialization)
 
     run_id = traitlets.Unicode("").tag(sync=True)
     meta = traitlets.Dict().tag(sync=True)
@@ -55,6 +58,8 @@ class RunView(anywidget.AnyWidget):
     items: traitlets.List[Any] = traitlets.List().tag(sync=True)
     pending: traitlets.List[Any] = traitlets.List().tag(sync=True)
     forks: traitlets.List[Any] = traitlets.List().tag(sync=True)
+    load_line = traitlets.Unicode("").tag(sync=True)
+    """For a stored run, the line that rebuilds it after a restart; empty otherwise."""
 
     def __init__(self, run: AgentRun) -> None:
         prompt = run.prompt
@@ -75,6 +80,8 @@ class RunView(anywidget.AnyWidget):
             },
             items=[item_json(item, i) for i, item in enumerate(prompt.items)],
             forks=forks_of(run),
+            load_line=load_line(run),
+            _front_end=shared_front_end(_STATIC),
         )
         self._sync = ItemSync(self, run)
         self._home_loop = current_loop()
