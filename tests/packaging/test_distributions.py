@@ -176,13 +176,13 @@ from pausepoint.widget import RunView
 
 view = RunView(Agent(model=ScriptedModel(["Hello."])).new_run("Hi"))
 shared = view._front_end  # the bundle, once per kernel, that every run view refers to
-code = shared.code.encode()
+code, css = shared.code.encode(), shared.css.encode()
 if shared.encoding == "gzip+base64":
-    code = gzip.decompress(base64.b64decode(code))
+    code, css = (gzip.decompress(base64.b64decode(t)) if t else t for t in (code, css))
 print(json.dumps({
     "package": pausepoint.__file__,
     "widget.js": hashlib.sha256(code).hexdigest(),
-    "widget.css": hashlib.sha256(shared.css.encode()).hexdigest(),
+    "widget.css": hashlib.sha256(css).hexdigest(),
 }))
 """
 

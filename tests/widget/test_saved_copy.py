@@ -55,7 +55,8 @@ def test_run_views_share_one_front_end_and_each_carries_only_a_loader(
     assert shared["encoding"] == "gzip+base64"
     code = gzip.decompress(base64.b64decode(str(shared["code"])))
     assert code == (STATIC / "widget.js").read_bytes()
-    assert shared["css"] == (STATIC / "widget.css").read_text("utf-8")
+    css = gzip.decompress(base64.b64decode(str(shared["css"])))
+    assert css == (STATIC / "widget.css").read_bytes()
     assert len(str(shared["code"])) < 0.6 * len(code)
 
 

@@ -59,24 +59,26 @@ LOADER = """\
 // kernel refers to (`_front_end`), saved once per notebook. Imported once per page.
 const loaded = (globalThis.__pausepointFrontEnds ??= new Map());
 
-async function source(shared) {
-  const code = shared.get("code");
-  if (shared.get("encoding") !== "gzip+base64") return code;
-  const bytes = Uint8Array.from(atob(code), (c) => c.charCodeAt(0));
+async function source(shared, key) {
+  const text = shared.get(key) ?? "";
+  if (shared.get("encoding") !== "gzip+base64" || !text) return text;
+  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Response(stream).text();
 }
 
-function addStyle(shared, digest) {
+async function addStyle(shared, digest) {
   const id = "pausepoint-front-end-style";
   let style = document.getElementById(id);
   if (style?.dataset.digest === digest) return;
+  const css = await source(shared, "css");
+  style = document.getElementById(id);
   if (!style) {
     style = Object.assign(document.createElement("style"), { id });
     document.head.appendChild(style);
   }
   style.dataset.digest = digest;
-  style.textContent = shared.get("css") ?? "";
+  style.textContent = css;
 }
 
 async function load(model) {
@@ -86,7 +88,7 @@ async function load(model) {
   const digest = shared.get("pausepoint_front_end");
   if (!loaded.has(digest)) {
     loaded.set(digest, (async () => {
-      const code = new Blob([await source(shared)], { type: "text/javascript" });
+      const code = new Blob([await source(shared, "code")], { type: "text/javascript" });
       const url = URL.createObjectURL(code);
       try {
         return await import(/* webpackIgnore: true */ url);
@@ -95,7 +97,7 @@ async function load(model) {
       }
     })());
   }
-  addStyle(shared, digest);
+  await addStyle(shared, digest);
   const mod = await loaded.get(digest);
   return typeof mod.default === "function" ? await mod.default() : mod.default;
 }
@@ -117,7 +119,8 @@ export default () => {
 
 class FrontEnd(ipywidgets.Widget):  # type: ignore[misc]
     """The run view's code and style, sent and saved once per kernel: each run view refers
-    to it. `code` is the bundle, gzipped and in base64 when `encoding` says so."""
+    to it. `code` is the bundle and `css` its style sheet, each gzipped and in base64 when
+    `encoding` says so."""
 
     pausepoint_front_end = traitlets.Unicode("").tag(sync=True)
     """A digest of the bundle: the page imports each bundle once; marks this model."""
@@ -134,8 +137,16 @@ def _packed(static: Path) -> dict[str, str]:
     digest = hashlib.sha256(code.encode()).hexdigest()[:16]
     if not isinstance(script, Path):  # the fallback: small, and readable as it is
         return {"pausepoint_front_end": digest, "encoding": "text", "code": code, "css": style}
-    packed = base64.b64encode(gzip.compress(code.encode(), 9, mtime=0)).decode("ascii")
-    return {"pausepoint_front_end": digest, "encoding": "gzip+base64", "code": packed, "css": style}
+    return {
+        "pausepoint_front_end": digest,
+        "encoding": "gzip+base64",
+        "code": _gzip64(code),
+        "css": _gzip64(style) if style else "",
+    }
+
+
+def _gzip64(text: str) -> str:
+    return base64.b64encode(gzip.compress(text.encode(), 9, mtime=0)).decode("ascii")
 
 
 _shared: FrontEnd | None = None
