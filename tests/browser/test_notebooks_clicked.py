@@ -361,6 +361,7 @@ def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
         ("01-quickstart", 'print("KERNEL", run.status, mine.status)', 8),
         ("02-approvals", 'print("KERNEL", yours.status)', 25),
     ],
+    ids=["01", "02"],
 )
 def test_run_all_leaves_a_card_for_the_reader(
     open_saved: OpenSaved, name: str, check: str, card_cell: int
