@@ -78,6 +78,12 @@ describe("every reader says the same", () => {
           status: "completed",
         }),
       );
+      // The decision is a line in the conversation, in words, saying who answered.
+      const line = view.get("pp-decision");
+      expect(line.textContent).toContain(c.expect.words);
+      expect(line.dataset.decision).toBe(c.expect.kind);
+      expect(line.dataset.by).toBe(c.expect.by ?? "");
+      if (c.expect.by === "view") expect(line.textContent).toContain("You");
       const row = view.get("pp-tool-call");
       click(row.querySelector("summary") as HTMLElement);
       const resolution = within(view.get("pp-tool-call")).get("pp-resolution");

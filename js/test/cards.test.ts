@@ -96,6 +96,26 @@ describe("tool approval card", () => {
     done();
   });
 
+  it("Respond sends the person's words as the approval's response, never while empty", async () => {
+    const { model, view, done } = setup([approvalCard]);
+    expect(view.q("pp-respond-box")).toBeNull();
+    click(view.get("pp-respond"));
+    const send = view.get("pp-respond-send");
+    expect(isDisabled(send)).toBe(true);
+    typeInto(view.get("pp-respond-text"), "   ");
+    expect(isDisabled(view.get("pp-respond-send"))).toBe(true);
+    typeInto(view.get("pp-respond-text"), "  Refund half, and tell them why. ");
+    click(view.get("pp-respond-send"));
+    expect(model.lastRequest()).toEqual({
+      type: "resume",
+      interrupt: "int-approve",
+      data: { approved: false, payload: { response: "Refund half, and tell them why." } },
+      requestId: expect.any(String),
+    });
+    await model.respond({ ok: true });
+    done();
+  });
+
   it("Edit arguments opens a prefilled form and approving sends editedArgs", async () => {
     const { model, view, done } = setup([approvalCard]);
     const toggle = view.get("pp-edit-args");

@@ -45,6 +45,19 @@ skipped
 CHECK = """
 print("KERNEL", ran, declined.result.status, edited.result.status, skipped.result.status)
 """
+RESPOND = """
+def heard(request):
+    if not any(item.type == "tool" for item in request.items):
+        return call("refund", order_id=9, cents=100)
+    return f"Noted: {request.items[-1].result}"
+
+responding = Agent(model=ScriptedModel(heard), actions=[refund]).start("Refund order 9")
+responding
+"""
+RESPONDED = """
+result = await responding.wait()
+print("RESPONDED", ran, result.status, "|", responding.prompt.output)
+"""
 
 OpenNotebook = Callable[[str, list[str]], Any]
 
@@ -81,6 +94,10 @@ def test_each_answer_reads_as_what_was_decided_in_the_thread(open_notebook: Open
     )
     expect(edited.get_by_test_id("pp-tool-input")).to_contain_text('"order_id": 42')
 
+    # Each decision is also a line in the conversation, saying who answered.
+    expect(nb.widget(0).get_by_test_id("pp-decision")).to_contain_text("From code")
+    expect(nb.widget(0).get_by_test_id("pp-decision")).to_contain_text("Declined")
+
     # Skipped at a breakpoint: "skipped", not "rejected".
     expect(skipped.get_by_test_id("pp-tool-status")).to_have_text("skipped")
     skipped.locator("summary").click()
@@ -88,3 +105,29 @@ def test_each_answer_reads_as_what_was_decided_in_the_thread(open_notebook: Open
     expect(skipped).not_to_contain_text("ejected")
 
     nb.screenshot("decisions")
+
+
+def test_respond_reaches_the_model_and_the_action_does_not_run(
+    open_notebook: OpenNotebook,
+) -> None:
+    nb = open_notebook("respond", [SETUP, RESPOND, RESPONDED])
+    nb.run_cell(0)
+    nb.run_cell(1)
+    view = nb.widget(0)
+    card = view.get_by_test_id("pp-card")
+    expect(card).to_be_visible(timeout=30_000)
+
+    card.get_by_test_id("pp-respond").click()
+    expect(card.get_by_test_id("pp-respond-send")).to_be_disabled()
+    card.get_by_test_id("pp-respond-text").fill("Only half, and tell them why.")
+    card.get_by_test_id("pp-respond-send").click()
+
+    line = view.get_by_test_id("pp-decision")
+    expect(line).to_contain_text("Responded: Only half, and tell them why.", timeout=30_000)
+    expect(line).to_contain_text("You")
+    expect(view.get_by_test_id("pp-tool-status")).to_have_text("responded")
+    nb.run_cell(2)
+    expect(nb.output(2)).to_contain_text(
+        "RESPONDED [] completed | Noted: Only half, and tell them why.", timeout=30_000
+    )
+    nb.screenshot("respond")

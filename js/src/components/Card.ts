@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { problemPath, reject, resume } from "../kernel/protocol";
 import type { Kernel, Outcome } from "../kernel/requests";
 import { useAnswer } from "../kernel/use-answer";
+import { respondAnswer } from "../lib/answers";
 import { moveFocusAfterAnswer } from "../lib/focus";
 import { formatDuration, useNow, useUniqueId } from "../lib/hooks";
 import { sameJson } from "../lib/json";
@@ -16,6 +17,7 @@ import { FreeAnswer } from "./FreeAnswer";
 import { JsonBlock } from "./JsonBlock";
 import type { EditorState } from "./JsonEditor";
 import { previewOf, TooLargeToEdit } from "./Preview";
+import { Respond } from "./Respond";
 import { cardHasHidden, HiddenWarning, Revealed } from "./Revealed";
 import { AnswerEditor } from "./SchemaForm";
 import { YesNo } from "./YesNo";
@@ -94,6 +96,7 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
   const answer = useAnswer({ within });
   const readOnly = offline || !answer.connected;
   const [editing, setEditing] = useState(false);
+  const [responding, setResponding] = useState(false);
   const cardRef = useRef<HTMLElement>(null);
   const mounted = useRef(true);
   // Set while an answer is out: a card the kernel removes before its answer's reply
@@ -155,7 +158,10 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
     >${state ? "Approve with edits" : "Approve"}</button>`;
     const editToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-edit-args" aria-expanded=${editing ? "true" : "false"}
       disabled=${disabled || previewOf(card.args) !== null} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
-    const actions = (state: EditorState | null) => html`<div class="pp-actions">${approveButton(state)} ${editToggle} ${rejectControls}</div>`;
+    const respondToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-respond" aria-expanded=${responding ? "true" : "false"}
+      disabled=${disabled} onClick=${() => setResponding(!responding)}>${responding ? "Cancel response" : "Respond"}</button>`;
+    const actions = (state: EditorState | null) => html`<div class="pp-actions">${approveButton(state)} ${editToggle} ${respondToggle} ${rejectControls}</div>
+      ${responding ? html`<${Respond} idPrefix=${idPrefix} disabled=${disabled} onRespond=${(words: string) => onResume(respondAnswer(words))} />` : null}`;
     body = html`<div class="pp-card-body">
       ${
         editing

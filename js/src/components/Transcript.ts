@@ -6,6 +6,7 @@ import { hasHidden } from "../lib/unicode";
 import type { AssistantItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
+import { DecisionLines } from "./DecisionLines";
 import { Markdown } from "./Markdown";
 import { HiddenWarning } from "./Revealed";
 import { ToolCall } from "./ToolCall";
@@ -33,7 +34,7 @@ const Message = memo(function ContainedMessage({ item }: { item: Item & { type: 
 function ToolRowImpl({ call, card, readOnly }: { call: ToolItem; card: PendingCard | null; readOnly: boolean }) {
   // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
   return html`<div class="pp-row" data-testid="pp-row">
-    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null} /></${Boundary}>
+    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null} /><${DecisionLines} call=${call} /></${Boundary}>
     ${card ? html`<${Boundary} value=${card} label="card"><${Card} card=${card} readOnly=${readOnly} /></${Boundary}>` : null}
   </div>`;
 }

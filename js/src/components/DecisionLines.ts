@@ -1,0 +1,34 @@
+import { html } from "htm/preact";
+import { useMemo } from "preact/hooks";
+import { type Decision, decisionsOf, decisionWords, runsAction } from "../lib/answers";
+import type { ToolItem } from "../types";
+import "./decisions.css";
+import { Revealed } from "./Revealed";
+import { When } from "./When";
+
+const WHO: Record<string, string> = {
+  view: "You",
+  code: "From code",
+  inbox: "In the inbox",
+  policy: "A policy",
+  agui: "An AG-UI client",
+};
+
+function Line({ decision }: { decision: Decision }) {
+  const who = decision.by ? WHO[decision.by] : undefined;
+  const tone = runsAction(decision) ? "go" : "stop";
+  return html`<li class=${`pp-decision pp-decision-${tone}`} data-testid="pp-decision" data-decision=${decision.kind} data-by=${decision.by ?? ""}>
+    ${who ? html`<span class="pp-decision-who">${who}</span>` : null}
+    <span class="pp-decision-words"><${Revealed} text=${decisionWords(decision)} /></span>
+    ${decision.at ? html`<${When} at=${decision.at} />` : null}
+  </li>`;
+}
+
+/** What was decided at each of a call's pauses, as lines in the conversation. */
+export function DecisionLines({ call }: { call: ToolItem }) {
+  const decisions = useMemo(() => decisionsOf(call).filter((d): d is Decision => d !== null), [call]);
+  if (decisions.length === 0) return null;
+  return html`<ul class="pp-decisions" data-testid="pp-decisions" aria-label=${`What was decided about ${call.name}`}>
+    ${decisions.map((decision, i) => html`<${Line} key=${i} decision=${decision} />`)}
+  </ul>`;
+}
