@@ -4,6 +4,7 @@ down while the page stayed open. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -31,11 +32,16 @@ def test_reopened_headless_notebook_shows_what_happened(open_saved: OpenSaved) -
     it), so JupyterLab shows the safe `text/html` snapshot of each run."""
     nb = open_saved("reopened-quickstart", executed("quickstart"))
 
-    shown = nb.output(8)
-    expect(shown).to_contain_text("Completed", timeout=30_000)
-    expect(shown).to_contain_text("Done: refund_order returned refunded 35.00 for order 42.")
+    snapshots = nb.page.locator(".jp-OutputArea-output .pausepoint-snapshot")
+    expect(snapshots).to_have_count(2, timeout=30_000)
+    # The reader's run, left for the reader to answer; "try your own request", answered.
+    shown = snapshots.nth(0)
+    expect(shown).to_contain_text("Waiting for an answer")
     expect(shown).to_contain_text("Approve running refund_order?")
-    expect(shown).to_contain_text("Approved")
+    mine = snapshots.nth(1)
+    expect(mine).to_contain_text("Completed")
+    expect(mine).to_contain_text("Done: refund_order returned refunded 12.50 for order 7.")
+    expect(mine).to_contain_text("Approved")
     _no_broken_widget(nb)
     shown.scroll_into_view_if_needed()
     nb.screenshot("s-reopened-untrusted")
@@ -55,7 +61,10 @@ def test_reopened_trusted_notebook_draws_the_saved_view_read_only(
 
     expect(nb.page.locator(".jp-OutputArea-output .pp-root")).to_have_count(1, timeout=30_000)
     view = nb.widget()
-    expect(view.get_by_test_id("pp-kernel-gone")).to_contain_text("Run the cell again")
+    expect(view.get_by_test_id("pp-kernel-gone")).to_contain_text("gone unless it was saved")
+    expect(view.get_by_test_id("pp-status")).to_contain_text("Was waiting for an answer")
+    # The view is drawn: the static snapshot beside it, for viewers without one, is hidden.
+    expect(nb.page.locator(".pausepoint-snapshot-beside-view")).to_be_hidden()
     card = _card(nb, "tool-approval")
     expect(card).to_have_attribute("data-readonly", "true")
     expect(card.get_by_test_id("pp-approve")).to_be_disabled()
@@ -128,10 +137,19 @@ def test_a_view_whose_kernel_went_away_turns_read_only(
         f"({script})(s); }}"
     )
 
-    expect(nb.widget().get_by_test_id("pp-kernel-gone")).to_be_visible(timeout=30_000)
+    notice = nb.widget().get_by_test_id("pp-kernel-gone")
+    expect(notice).to_be_visible(timeout=30_000)
     expect(card.get_by_test_id("pp-approve")).to_be_disabled()
     expect(card.get_by_test_id("pp-reject")).to_be_disabled()
     expect(card).to_have_attribute("data-readonly", "true")
+    # A run kept in memory: gone with its kernel, and nothing suggests "run the cell
+    # again" (a cell holding just `run` would be IPython's %run magic in a new kernel).
+    expect(notice).to_contain_text("gone unless it was saved")
+    expect(notice).not_to_contain_text("cell again")
+    status = nb.widget().get_by_test_id("pp-status")
+    expect(status).to_have_class(re.compile(r"\bpp-status-gone\b"))
+    expect(status).to_contain_text("Was waiting for an answer")
+    expect(nb.widget().get_by_test_id("pp-pending-jump")).to_have_count(0)
     nb.screenshot(f"s-kernel-{how}")
     if how == "restart":
         nb.wait_kernel_idle()  # the new kernel, before the server is asked to stop it
