@@ -116,6 +116,37 @@ def test_a_notebook_saved_in_jupyterlab_reopens_with_its_views(
         context.close()
 
 
+def test_a_run_answered_in_the_view_is_saved_with_its_final_snapshot(
+    open_notebook: Callable[[str, list[str]], Any],
+) -> None:
+    """The quickstart's flow: the run pauses after its cell ended and is answered by a
+    click, with no cell running; the snapshot saved with the notebook follows it."""
+    nb = open_notebook("answered-in-view", [SETUP, START])
+    nb.run_all()
+    card = _card(nb, "tool-approval")
+    card.get_by_test_id("pp-approve").click()
+    expect(nb.widget().get_by_test_id("pp-status")).to_contain_text("Completed", timeout=30_000)
+    # Drawn beside the live view, the snapshot is hidden; it is there for other viewers.
+    expect(nb.page.locator(".pausepoint-snapshot-beside-view")).to_be_hidden()
+    snapshot = nb.page.locator(".pausepoint-snapshot-beside-view")
+    expect(snapshot).to_contain_text("Completed", use_inner_text=False, timeout=30_000)
+
+    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
+    path = nb.lab.root / "answered-in-view.ipynb"
+    html = ""
+    for _ in range(50):
+        saved = nbformat.read(path, as_version=4)
+        html = "".join(
+            o.get("data", {}).get("text/html", "") for o in saved.cells[1].get("outputs", [])
+        )
+        if "Completed" in html:
+            break
+        nb.page.wait_for_timeout(200)
+    assert "Completed" in html
+    assert "Approved" in html
+    assert "Waiting for your answer" not in html
+
+
 @pytest.mark.parametrize(
     ("how", "script"),
     [
