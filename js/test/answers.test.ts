@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerText } from "../src/components/Branches";
 import { argsBefore, decisionOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../src/lib/answers";
 import type { InterruptEntry, Json, JsonObject, Resolution, ToolItem } from "../src/types";
-import { click, FakeModel, type Mounted, mount, within } from "./helpers";
+import { approvalCard, click, FakeModel, initialize, isDisabled, type Mounted, mount, typeInto, within } from "./helpers";
 
 interface Case {
   name: string;
@@ -102,5 +103,48 @@ describe("every reader says the same", () => {
     const declined = table.cases.find((c) => c.name.includes("declined with False"))!;
     expect(shownStatus(callOf(skip))).toBe("skipped");
     expect(shownStatus(callOf(declined))).toBe("declined");
+  });
+});
+
+describe("the message box", () => {
+  it("sends the next message of a completed run and empties itself once it is recorded", async () => {
+    const model = new FakeModel({
+      status: "completed",
+      items: [
+        { type: "user", text: "hi" },
+        { type: "assistant", text: "Hello." },
+      ],
+    });
+    const dispose = initialize(model);
+    const view = mount(model);
+    const send = view.get("pp-message-send");
+    expect(isDisabled(send)).toBe(true); // nothing to send yet
+    typeInto(view.get("pp-message-text"), "  And refund order 8 too. ");
+    click(view.get("pp-message-send"));
+    expect(model.lastRequest()).toEqual({ type: "say", text: "And refund order 8 too.", requestId: expect.any(String) });
+    expect(view.q("pp-continue")).toBeNull(); // Continue is for a stop or a failure
+    await model.respond({ ok: true });
+    expect((view.get("pp-message-text") as HTMLTextAreaElement).value).toBe("");
+    view.cleanup();
+    dispose();
+  });
+
+  it("offers Continue after a stop, and is gone while the run works or waits on someone", async () => {
+    const model = new FakeModel({ status: "cancelled", items: [{ type: "user", text: "hi" }] });
+    const dispose = initialize(model);
+    const view = mount(model);
+    click(view.get("pp-continue"));
+    expect(model.lastRequest()).toEqual({ type: "say", text: null, requestId: expect.any(String) });
+    await model.respond({ ok: false, error: { name: "RunBusyError", message: "The run is executing.", code: "busy" } });
+    expect(view.get("pp-message-box").textContent).toContain("executing");
+    act(() => model.set("status", "running"));
+    expect(view.q("pp-message-box")).toBeNull();
+    act(() => {
+      model.set("status", "interrupted");
+      model.set("pending", [approvalCard]);
+    });
+    expect(view.q("pp-message-box")).toBeNull();
+    view.cleanup();
+    dispose();
   });
 });

@@ -135,7 +135,7 @@ describe("header", () => {
     });
     expect(exec).toHaveBeenCalledWith("copy");
     expect(view.get("pp-copy").textContent).toContain("Copied");
-    expect(document.querySelectorAll("textarea")).toHaveLength(0);
+    expect(document.querySelectorAll("textarea:not([data-testid])")).toHaveLength(0);
     view.cleanup();
   });
 });

@@ -131,3 +131,38 @@ def test_respond_reaches_the_model_and_the_action_does_not_run(
         "RESPONDED [] completed | Noted: Only half, and tell them why.", timeout=30_000
     )
     nb.screenshot("respond")
+
+
+CHAT = """
+from pausepoint import Agent, ScriptedModel, UserMessage
+
+def echo(request):
+    said = [item.text for item in request.items if isinstance(item, UserMessage)]
+    return f"You said: {said[-1]}"
+
+chat = Agent(model=ScriptedModel(echo)).start("Hello")
+chat
+"""
+CHAT_CHECK = """
+print("CHAT", [item.text for item in chat.prompt.items if item.type == "user"], chat.prompt.output)
+"""
+
+
+def test_the_message_box_continues_a_completed_run(open_notebook: OpenNotebook) -> None:
+    nb = open_notebook("chat", [CHAT, CHAT_CHECK])
+    nb.run_cell(0)
+    view = nb.widget(0)
+    expect(view.get_by_test_id("pp-status")).to_have_attribute(
+        "data-status", "completed", timeout=30_000
+    )
+
+    view.get_by_test_id("pp-message-text").fill("And goodbye.")
+    view.get_by_test_id("pp-message-send").click()
+
+    expect(view).to_contain_text("You said: And goodbye.", timeout=30_000)
+    expect(view.get_by_test_id("pp-message-text")).to_have_value("")
+    nb.run_cell(1)
+    expect(nb.output(1)).to_contain_text(
+        "CHAT ['Hello', 'And goodbye.'] You said: And goodbye.", timeout=30_000
+    )
+    nb.screenshot("message-box")

@@ -16,7 +16,8 @@ const WHO: Record<string, string> = {
 
 function Line({ decision }: { decision: Decision }) {
   const who = decision.by ? WHO[decision.by] : undefined;
-  const tone = runsAction(decision) ? "go" : "stop";
+  // A response is words for the model, neither a go nor a refusal.
+  const tone = runsAction(decision) ? "go" : decision.kind === "responded" ? "said" : "stop";
   return html`<li class=${`pp-decision pp-decision-${tone}`} data-testid="pp-decision" data-decision=${decision.kind} data-by=${decision.by ?? ""}>
     ${who ? html`<span class="pp-decision-who">${who}</span>` : null}
     <span class="pp-decision-words"><${Revealed} text=${decisionWords(decision)} /></span>

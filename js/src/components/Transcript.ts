@@ -8,6 +8,7 @@ import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { DecisionLines } from "./DecisionLines";
 import { Markdown } from "./Markdown";
+import { MessageBox } from "./MessageBox";
 import { HiddenWarning } from "./Revealed";
 import { ToolCall } from "./ToolCall";
 
@@ -141,5 +142,6 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
         </div>`
         : null
     }
+    ${model && !readOnly ? html`<${MessageBox} model=${model} />` : null}
   </section>`;
 }

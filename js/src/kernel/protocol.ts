@@ -25,6 +25,12 @@ export function reject(kernel: Kernel, to: AnswerTarget, reason: string | null, 
   return kernel.request({ type: "reject", ...target(to), reason }, timeoutMs);
 }
 
+/** The next user message of a run that waits on nobody; `null` goes on from a stop or a
+ * failure (Continue). */
+export function say(kernel: Kernel, text: string | null, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "say", text }, timeoutMs);
+}
+
 /** Goes on from a stepping run's pause before a model request ("step" or "continue"). */
 export function goOn(kernel: Kernel, action: "step" | "continue", timeoutMs?: number): Promise<Outcome> {
   return kernel.request({ type: "debug", action }, timeoutMs);

@@ -88,7 +88,12 @@ class Answering:
 
     # -- the ways in -------------------------------------------------------------------
 
-    async def run(self, message: str | None, max_turns: int | None) -> AgentRunResult:
+    async def run(
+        self,
+        message: str | None,
+        max_turns: int | None,
+        on_recorded: OnRecorded | None = None,
+    ) -> AgentRunResult:
         with self._stretch.guard():
             if self._prompt.model_pause is not None:
                 self._prompt.model_pause = None  # run() goes on past a model pause
@@ -106,7 +111,9 @@ class Answering:
                 (record, entry, RejectResolution(error=_expired(entry)))
                 for record, entry in pending
             ]
-            return await self.record(expired, message=message, max_turns=max_turns)
+            return await self.record(
+                expired, message=message, max_turns=max_turns, on_recorded=on_recorded
+            )
 
     async def resume(
         self,

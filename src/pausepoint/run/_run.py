@@ -162,11 +162,17 @@ class AgentRun(InNotebook, RunHistory):
     # -- driving it ------------------------------------------------------------------
 
     async def run(
-        self, message: str | None = None, *, max_turns: int | None = None
+        self,
+        message: str | None = None,
+        *,
+        max_turns: int | None = None,
+        on_recorded: OnRecorded | None = None,
     ) -> AgentRunResult:
-        """Continue the run until it completes, pauses, fails or is cancelled.
+        """Continue the run until it completes, pauses, fails or is cancelled: the next
+        turn of a conversation, or Continue after a stop or a failure.
 
-        `message` appends a user message first (a follow-up to a completed run). Raises
+        `message` appends a user message first (a follow-up to a completed run; the view's
+        message box sends one); `on_recorded()` is called once it is in the transcript. Raises
         `RunSuspendedError` while an interrupt waits for an answer, changing nothing.
         Interrupts whose `expires_at` passed are declined as expired, and the run goes on.
         `max_turns` overrides the agent's allowance of model requests for this stretch
@@ -176,7 +182,7 @@ class AgentRun(InNotebook, RunHistory):
             message = check_text(message, "The message")
         if max_turns is not None and not (isinstance(max_turns, int) and max_turns > 0):
             raise UsageError(f"max_turns must be a positive int, not {max_turns!r}.")
-        return await self._answers.run(message, max_turns)
+        return await self._answers.run(message, max_turns, on_recorded)
 
     async def resume(
         self,

@@ -59,6 +59,15 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         debug = view.run.debug
         return HandOver(loop(), lambda recorded: debug.go_on(action, on_recorded=recorded))
 
+    def say(request: Request) -> HandOver:
+        # The message box: the next user message of a run that waits on nobody, or
+        # (without text) Continue after a stop or a failure.
+        text = request.optional_text("text", "{type: say, text: <message> or null}")
+        if text is not None and not text.strip():
+            raise RequestRefused("bad-request", "The message is empty; write something first.")
+        run = view.run
+        return HandOver(loop(), lambda recorded: run.run(text, on_recorded=recorded))
+
     def cancel(_: Request) -> Deferred:
         return Deferred(view.run.cancel_threadsafe("Stopped from the view."))
 
@@ -75,6 +84,7 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         "resume": answer,
         "reject": answer,
         "debug": go_on,
+        "say": say,
         "cancel": cancel,
         "value": value,
         "model_request": debug,

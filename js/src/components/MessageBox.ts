@@ -1,0 +1,62 @@
+import { html } from "htm/preact";
+import { useState } from "preact/hooks";
+import { say } from "../kernel/protocol";
+import { useAnswer } from "../kernel/use-answer";
+import { useModelValue } from "../lib/hooks";
+import type { Model } from "../types";
+import { AnswerError } from "./AnswerError";
+import "./message-box.css";
+
+const AT_REST = new Set(["idle", "completed", "failed", "cancelled"]);
+
+/**
+ * Under a run that is not running and waits on nobody: a box for the next message of the
+ * conversation, and after a stop or a failure, Continue. Both call the run's `run()`.
+ */
+export function MessageBox({ model }: { model: Model }) {
+  const status = useModelValue(model, "status") ?? "idle";
+  const pending = useModelValue(model, "pending") ?? [];
+  const [text, setText] = useState("");
+  const sending = useAnswer({ afterOk: "idle" });
+  if (!AT_REST.has(status) || pending.length > 0 || !sending.connected) return null;
+  const busy = sending.phase === "sending";
+  const empty = text.trim() === "";
+  const send = async () => {
+    if (empty || !sending.ready()) return;
+    const outcome = await sending.send((kernel) => say(kernel, text.trim()));
+    if (outcome?.ok) setText("");
+  };
+  const stopped = status === "failed" || status === "cancelled";
+  return html`<form class="pp-message-box" data-testid="pp-message-box" onSubmit=${(e: Event) => {
+    e.preventDefault();
+    void send();
+  }}>
+    <textarea
+      class="pp-input pp-message-text"
+      data-testid="pp-message-text"
+      aria-label="Your next message to the agent"
+      rows="2"
+      placeholder=${stopped ? "Say something, or Continue where it stopped" : "Your next message to the agent"}
+      value=${text}
+      disabled=${busy}
+      onInput=${(e: Event) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+      onKeyDown=${(e: KeyboardEvent) => {
+        if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+          e.preventDefault();
+          void send();
+        }
+      }}
+    ></textarea>
+    <div class="pp-actions">
+      <button type="submit" class="pp-button pp-button-primary" data-testid="pp-message-send" disabled=${busy || empty}>Send</button>
+      ${
+        stopped
+          ? html`<button type="button" class="pp-button" data-testid="pp-continue" disabled=${busy}
+              onClick=${() => void sending.send((kernel) => say(kernel, null))}>Continue</button>`
+          : null
+      }
+      ${busy ? html`<span class="pp-muted" data-testid="pp-message-sending">Sending…</span>` : null}
+    </div>
+    ${sending.error ? html`<${AnswerError} error=${sending.error} />` : null}
+  </form>`;
+}
