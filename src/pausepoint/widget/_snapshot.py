@@ -80,15 +80,16 @@ def snapshot_html(run: AgentRun, *, now: datetime | None = None, beside_view: bo
     taken = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
     line = load_line(run)
     how = (
-        f"this run is stored: {_code(line)} rebuilds it with your agent"
+        f"This run is stored: {_code(line)} in a cell, with the agent that ran it, shows "
+        "it again live"
         if line
-        else "a run kept only in memory is gone with its kernel; a transcript saved with "
+        else "A run kept only in memory is gone with its kernel; a transcript saved with "
         f"{_code('run.prompt.model_dump_json()')} is rebuilt with "
         f"{_code('AgentRun(agent, Prompt.model_validate_json(saved))')}"
     )
     note = (
         f"Snapshot as of {taken}. The live view, with buttons, needs this run in a running "
-        f"kernel: {how}."
+        f"kernel. {how}."
     )
     classes = "pausepoint-snapshot" + (f" {TWIN_CLASS}" if beside_view else "")
     return (
