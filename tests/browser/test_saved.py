@@ -210,3 +210,25 @@ def test_html_export_shows_the_snapshot_and_runs_nothing(page: Any, tmp_path: Pa
     assert page.evaluate("() => window.__pwned") is None
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     snapshot.screenshot(path=str(ARTIFACTS / "s-nbconvert-html.png"))
+
+
+def test_html_export_of_a_notebook_with_saved_views_shows_each_run_offline(page: Any) -> None:
+    """The quickstart answered from code, saved with its views' state and exported with
+    the default `jupyter nbconvert --to html`, opened with no network: the live views
+    cannot be drawn (their scripts come from a CDN); each run's snapshot shows."""
+    from tests.notebooks.test_saved_html import answered
+
+    path, _ = answered()
+    jupyter("nbconvert", "--to", "html", path.name, "--output", "offline", cwd=path.parent)
+
+    page.route("http*://**", lambda route: route.abort())
+    page.goto((path.parent / "offline.html").as_uri(), wait_until="load")
+
+    snapshots = page.locator(".pausepoint-snapshot")
+    expect(snapshots).to_have_count(2)
+    for i in range(2):
+        expect(snapshots.nth(i)).to_be_visible()
+        expect(snapshots.nth(i)).to_contain_text("Completed")
+        expect(snapshots.nth(i)).to_contain_text("Approved")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    snapshots.nth(0).screenshot(path=str(ARTIFACTS / "s-nbconvert-offline-quickstart.png"))
