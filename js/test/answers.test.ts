@@ -148,3 +148,19 @@ describe("the message box", () => {
     dispose();
   });
 });
+
+describe("a reply cut short by Stop", () => {
+  it("keeps what the model wrote, marked stopped", () => {
+    const stopped = {
+      type: "assistant",
+      text: "Here is the start",
+      call: { model: "m", started_at: "2026-12-01T10:00:00Z", ended_at: "2026-12-01T10:00:01Z", usage: null, finish_reason: "cancelled" },
+    };
+    const view = mount(new FakeModel({ status: "cancelled", items: [{ type: "user", text: "hi" }, stopped] }));
+    const reply = view.qa("pp-item")[1]!;
+    expect(reply.textContent).toContain("Here is the start");
+    expect(reply.dataset.stopped).toBe("true");
+    expect(within(reply).get("pp-stopped-note").textContent).toContain("Stopped");
+    view.cleanup();
+  });
+});

@@ -43,6 +43,7 @@ from .errors import InvalidTranscriptError, TranscriptProblem
 
 __all__ = [
     "SCHEMA_VERSION",
+    "STOPPED_REASON",
     "SUPPORTED_SCHEMA_VERSIONS",
     "AnsweredBy",
     "AssistantMessage",
@@ -78,6 +79,9 @@ ToolCallStatus = Literal[
     "responded",
     "cancelled",
 ]
+STOPPED_REASON = "cancelled"
+"""The `ModelCall.finish_reason` of a message cut short by a stop (no model reports it)."""
+
 AnsweredBy = Literal["code", "view", "inbox", "policy", "agui"]
 """Who gave an answer: code calling `resume` / `reject`, the run's view, the inbox, a
 scripted policy (`pausepoint.humans`), or an AG-UI client (`continue_with`)."""
@@ -234,6 +238,13 @@ class AssistantMessage(_Model):
     tool_calls: list[ToolCallRequest] = Field(default_factory=list)
     call: ModelCall | None = None
     """The model request that produced this message (None in a hand-made transcript)."""
+
+    @property
+    def stopped(self) -> bool:
+        """The run was stopped while the model wrote this message: its text is what came
+        before the stop (`call.finish_reason` is ``"cancelled"``), and the run asks the
+        model again when it continues."""
+        return self.call is not None and self.call.finish_reason == STOPPED_REASON
 
 
 class ToolCall(_Model):
@@ -426,7 +437,7 @@ class Prompt(_Model):
     def output(self) -> str | None:
         """The text of the final assistant message, once the run has completed."""
         last = self.items[-1] if self.items else None
-        if isinstance(last, AssistantMessage) and not last.tool_calls:
+        if isinstance(last, AssistantMessage) and not last.tool_calls and not last.stopped:
             return last.text
         return None
 

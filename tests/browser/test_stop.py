@@ -55,3 +55,60 @@ def test_stop_a_long_run_from_the_view(open_notebook: OpenNotebook) -> None:
 
     nb.run_cell(2)
     expect(nb.output(2).last).to_contain_text("KERNEL cancelled | cancelled | user", timeout=30_000)
+
+
+STREAMING = """
+import asyncio
+from pausepoint import Agent, ModelResponse, TextDelta
+
+class Slow:
+    def __init__(self):
+        self.asked = 0
+
+    async def request(self, request):
+        raise AssertionError("streams")
+
+    async def stream(self, request):
+        self.asked += 1
+        if self.asked > 1:
+            yield ModelResponse(text="And here is the rest.")
+            return
+        for word in "Here is a long answer that".split():
+            yield TextDelta(word + " ")
+            await asyncio.sleep(0.05)
+        await asyncio.Event().wait()
+
+talk = Agent(model=Slow()).start("Tell me a story")
+talk
+"""
+STREAMING_CHECK = """
+print("KERNEL", [i.text for i in talk.prompt.items if i.type == "assistant"], talk.status)
+"""
+
+
+def test_stop_while_the_model_writes_keeps_the_text_and_continue_goes_on(
+    open_notebook: OpenNotebook,
+) -> None:
+    nb = open_notebook("stop-streaming", [STREAMING, STREAMING_CHECK])
+    nb.run_cell(0)
+    view = nb.widget(0)
+    expect(view.get_by_test_id("pp-streaming")).to_contain_text("answer that", timeout=30_000)
+
+    view.get_by_test_id("pp-stop").click()
+
+    status = view.get_by_test_id("pp-status")
+    expect(status).to_have_attribute("data-status", "cancelled", timeout=30_000)
+    stopped = view.locator('[data-testid="pp-item"][data-stopped="true"]')
+    expect(stopped).to_contain_text("Here is a long answer that")
+    expect(stopped.get_by_test_id("pp-stopped-note")).to_be_visible()
+    nb.screenshot("stop-streaming")
+
+    view.get_by_test_id("pp-continue").click()
+
+    expect(status).to_have_attribute("data-status", "completed", timeout=30_000)
+    expect(view).to_contain_text("And here is the rest.")
+    nb.run_cell(1)
+    expect(nb.output(1)).to_contain_text(
+        "KERNEL ['Here is a long answer that ', 'And here is the rest.'] completed",
+        timeout=30_000,
+    )

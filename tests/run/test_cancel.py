@@ -276,4 +276,4 @@ async def test_stop_between_an_answer_and_the_rerun_cancels_before_the_action_ru
     assert recorder.count("delete_record") == 1  # asked once, never re-run
     record = last_call(run)
     assert record.status == "cancelled"
-    assert "before this call started" in record.error.message  # type: ignore[union-attr]
+    assert "before it started; it did not run" in record.error.message  # type: ignore[union-attr]

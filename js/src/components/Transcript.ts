@@ -17,12 +17,18 @@ export const WINDOW = 40;
 /** Rows one press of "Show more" adds. */
 export const STEP = 200;
 
+/** The kernel's mark of a message cut short by Stop (`transcript.STOPPED_REASON`). */
+const STOPPED_REASON = "cancelled";
+
 function MessageRow({ item }: { item: Item & { type: "user" | "assistant" } }) {
   const who = item.type === "user" ? "You" : "Assistant";
-  return html`<div class=${`pp-item pp-message pp-${item.type}`} data-testid="pp-item" data-type=${item.type}>
+  const stopped = item.type === "assistant" && item.call?.finish_reason === STOPPED_REASON;
+  return html`<div class=${`pp-item pp-message pp-${item.type}${stopped ? " pp-stopped" : ""}`} data-testid="pp-item" data-type=${item.type}
+      data-stopped=${stopped ? "true" : null}>
     <div class="pp-role">${who}</div>
     ${item.text && hasHidden(item.text) ? html`<${HiddenWarning} what="text" />` : null}
     ${item.text ? html`<${Markdown} text=${item.text} />` : null}
+    ${stopped ? html`<p class="pp-muted pp-stopped-note" data-testid="pp-stopped-note">Stopped here; Continue asks the model again.</p>` : null}
   </div>`;
 }
 

@@ -25,15 +25,12 @@ def cancel_open_calls(prompt: Prompt, cancellation: Cancellation) -> list[ToolCa
         if not needs_work(record):
             continue
         if record.status == "running":
-            what = "while this call was running; its outcome is unknown"
+            what = "while it ran; its outcome is unknown"
         else:
-            what = "before this call started; it was not executed"
+            what = "before it started; it did not run"
         record.status = "cancelled"
         record.cancellation = cancellation
-        record.error = ErrorInfo(
-            name="Cancelled",
-            message=f"The run was cancelled by {who} {what}{why}. It will not be run again.",
-        )
+        record.error = ErrorInfo(name="Cancelled", message=f"Stopped by {who}{why} {what}.")
         marked.append(record)
     return marked
 

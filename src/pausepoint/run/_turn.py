@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import MaxTurnsExceededError
@@ -24,6 +25,7 @@ from ..models import (
     checked_response,
 )
 from ..transcript import (
+    STOPPED_REASON,
     AssistantMessage,
     ModelCall,
     ModelPause,
@@ -110,7 +112,7 @@ def next_turn_step(prompt: Prompt, *, turns: int, max_turns: int, stepping: bool
         return RunCalls(open_records)
     if any(r.pending_interrupt is not None for r in records):
         return _WAIT
-    if assistant is not None and not assistant.tool_calls:
+    if assistant is not None and not assistant.tool_calls and not assistant.stopped:
         return _COMPLETE
     if turns >= max_turns:
         return OverLimit(max_turns)
@@ -140,6 +142,7 @@ class Turn:
         self._checkpoint = checkpoint
         self._children: list[asyncio.Task[None]] = []
         self._clock = ModelClock()
+        self._said: list[str] = []  # the text streamed so far in the current model request
         self.released = False
         """A pause before the model was answered: ask the model once, even when stepping."""
 
@@ -194,12 +197,16 @@ class Turn:
         request = ModelRequest(
             instructions=prompt.instructions, items=prompt.snapshot(), actions=agent.action_specs
         )
+        self._said = []
         try:
             response = checked_response(
                 await ask_model(
                     agent.model, request, self._on_text, agent.model_timeout, self._clock
                 )
             )
+        except asyncio.CancelledError:
+            self._keep_what_was_said(started)
+            raise
         except Exception as exc:
             return await self._outcomes.fail(exc)
         call = ModelCall(
@@ -219,7 +226,20 @@ class Turn:
             await self._events.emit(MessageEvent(message))
         return None
 
+    def _keep_what_was_said(self, started: datetime) -> None:
+        """A stop while the model wrote: what it had written stays, marked stopped."""
+        if not self._said:
+            return
+        call = ModelCall(
+            model=_model_name(self._agent.model),
+            started_at=started,
+            ended_at=utc_now(),
+            finish_reason=STOPPED_REASON,
+        )
+        self._prompt.items.append(AssistantMessage(text="".join(self._said), call=call))
+
     async def _on_text(self, text: str) -> None:
+        self._said.append(text)
         if self._events.heard(TextDeltaEvent.name):
             await self._events.emit(TextDeltaEvent(text))
 
