@@ -215,7 +215,7 @@ describe("answers in words", () => {
     expect(answerText("tool-approval", { type: "resume", data: false })).toBe("Declined");
     expect(answerText("tool-approval", { type: "reject", error: { name: "Rejected", message: "" } })).toBe("Declined");
     expect(answerText("breakpoint", { type: "resume", data: { action: "skip" } })).toBe("Skipped");
-    expect(answerText("generic", { type: "resume", data: { city: "Oslo" } })).toBe('Answered: {"city":"Oslo"}');
+    expect(answerText("generic", { type: "resume", data: { city: "Oslo" } })).toBe("Answered: city: Oslo");
     expect(answerText("generic", null)).toBe("Not answered yet");
   });
 });

@@ -227,9 +227,7 @@ class Decision:
         if self.kind == "answered":
             if self.value is None:
                 return "Answered"
-            if isinstance(self.value, str):  # words read as words, not as JSON
-                return f"Answered: {_cut(self.value)}"
-            return f"Answered: {_show(self.value)}"
+            return f"Answered: {_cut(_plain(self.value))}"
         if self.kind == "edited":
             return (
                 f"Ran with edited arguments: {changed}" if changed else "Ran with edited arguments"
@@ -371,6 +369,19 @@ def _show(value: JsonValue | _Absent) -> str:
         value = value[:_SHOWN_VALUE]  # the same first characters, without writing it all
     text = json.dumps(_js_numbers(value), ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= _SHOWN_VALUE else text[: _SHOWN_VALUE - 1] + "…"
+
+
+def _plain(value: JsonValue) -> str:
+    """A value for people: words as words, a form's answer as its fields ("speed: fast,
+    days: 2"), anything else as short JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and value:
+        return ", ".join(
+            f"{key}: {item if isinstance(item, str) else _show(item)}"
+            for key, item in value.items()
+        )
+    return _show(value)
 
 
 def _cut(text: str) -> str:

@@ -59,6 +59,19 @@ function has(object: JsonObject, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
+/** A value for people: words as words, a form's answer as its fields ("speed: fast,
+ * days: 2"), anything else as short JSON (as the kernel's `decisions._plain`). */
+function plain(value: Json): string {
+  if (typeof value === "string") return value;
+  const fields = objectOf(value);
+  if (fields && Object.keys(fields).length > 0) {
+    return Object.entries(fields)
+      .map(([key, item]) => `${key}: ${typeof item === "string" ? item : shown(item)}`)
+      .join(", ");
+  }
+  return shown(value);
+}
+
 function cut(text: string): string {
   return text.length <= SHOWN_VALUE ? text : `${text.slice(0, SHOWN_VALUE - 1)}…`;
 }
@@ -164,9 +177,7 @@ export function decisionWords(decision: Decision): string {
       return "Expired: nobody answered in time";
     case "answered":
       if (decision.value === null || decision.value === undefined) return "Answered";
-      // Words read as words, not as JSON.
-      if (typeof decision.value === "string") return `Answered: ${cut(decision.value)}`;
-      return `Answered: ${shown(decision.value)}`;
+      return `Answered: ${cut(plain(decision.value))}`;
     case "edited":
       return changed ? `Ran with edited arguments: ${changed}` : "Ran with edited arguments";
     case "continued":
