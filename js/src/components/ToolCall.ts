@@ -90,21 +90,6 @@ function Body({ call, hasCard, hidden }: { call: ToolItem; hasCard: boolean; hid
   </div>`;
 }
 
-const SHORT_OUTCOME = 60;
-
-function shorten(words: string): string {
-  const chars = Array.from(words);
-  return chars.length > SHORT_OUTCOME ? `${chars.slice(0, SHORT_OUTCOME - 1).join("")}…` : words;
-}
-
-/** What a person last decided about this call ("Approved", "Declined: not today"); null
- * while nobody has (the status says it waits). */
-function lastDecisionWords(call: ToolItem): string | null {
-  const decisions = decisionsOf(call);
-  const last = decisions[decisions.length - 1];
-  return last ? decisionWords(last) : null;
-}
-
 /**
  * One tool call, collapsed to its summary line unless it waits for an answer that no card
  * below shows, or failed; the details are drawn only while open.
@@ -115,7 +100,6 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
   // The arguments the call runs with: a person's edits, not the model's first ask.
   const args = keyArguments(effectiveInput(call));
   const hidden = useMemo(() => callHasHidden(call), [call]);
-  const outcome = useMemo(() => lastDecisionWords(call), [call]);
   return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${call.name} data-tool-call-id=${call.id} open=${open}>
     <summary class="pp-tool-summary" onClick=${(e: Event) => {
       e.preventDefault();
@@ -126,7 +110,6 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
       ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args">· <${Revealed} text=${args} /></span>` : null}
       <span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${shownStatus(call)}</span>
       ${hidden ? html`<span class="pp-badge pp-badge-hidden" data-testid="pp-hidden-badge" title="Hidden or direction-changing characters, shown as markers">hidden characters</span>` : null}
-      ${outcome ? html`<span class="pp-muted pp-tool-decision" data-testid="pp-tool-decision" title=${outcome.length > SHORT_OUTCOME ? outcome : undefined}><${Revealed} text=${shorten(outcome)} /></span>` : null}
     </summary>
     ${open ? html`<${Body} call=${call} hasCard=${hasCard} hidden=${hidden} />` : null}
   </details>`;
