@@ -2,54 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
 from tests.helpers import until
+from tests.widget.inbox_agents import ops_agent, waiting
 from tests.widget.recording import RecordingComm, comm_of
 
 import pausepoint
 from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
-    Agent,
-    AgentRun,
     Inbox,
-    ScriptedModel,
-    action,
-    call,
 )
 from pausepoint.errors import UsageError
-from pausepoint.store import RunStore, SQLiteStore
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    return SQLiteStore(tmp_path / "runs.db")
-
-
-def ops_agent(executed: list[str], name: str = "ops") -> Agent:
-    @action
-    def delete_record(id: int, ctx: ActionContext) -> str:
-        if ctx.resumption is None:
-            raise ActionInterrupt(f"Delete record {id}?", data={"id": id})
-        executed.append(f"{ctx.run_id}:{id}")
-        return f"deleted {id}"
-
-    def script(request: Any) -> Any:
-        if len(request.items) == 1:
-            number = int(request.items[0].text.split()[-1])
-            return call("delete_record", id=number)
-        return "Done."
-
-    return Agent(model=ScriptedModel(script), actions=[delete_record], name=name)
-
-
-async def waiting(agent: Agent, store: RunStore, text: str) -> AgentRun:
-    run = agent.new_run(text, store=store)
-    assert (await run.run()).status == "interrupted"
-    return run
+from pausepoint.store import RunStore
 
 
 async def test_inbox_lists_waiting_runs_newest_first_with_their_cards(

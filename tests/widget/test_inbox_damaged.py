@@ -5,51 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.widget.inbox_agents import ops_agent, waiting
 from tests.widget.recording import RecordingComm
 
 import pausepoint
 from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
-    Agent,
-    AgentRun,
     Inbox,
-    ScriptedModel,
-    action,
-    call,
 )
 from pausepoint.store import DamagedRunError, SQLiteStore, StoreError
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> SQLiteStore:
-    return SQLiteStore(tmp_path / "runs.db")
-
-
-def ops_agent(executed: list[str]) -> Agent:
-    @action
-    def delete_record(id: int, ctx: ActionContext) -> str:
-        if ctx.resumption is None:
-            raise ActionInterrupt(f"Delete record {id}?", data={"id": id})
-        executed.append(f"{ctx.run_id}:{id}")
-        return f"deleted {id}"
-
-    def script(request: Any) -> Any:
-        if len(request.items) == 1:
-            return call("delete_record", id=int(request.items[0].text.split()[-1]))
-        return "Done."
-
-    return Agent(model=ScriptedModel(script), actions=[delete_record], name="ops")
-
-
-async def waiting(agent: Agent, store: SQLiteStore, text: str) -> AgentRun:
-    run = agent.new_run(text, store=store)
-    assert (await run.run()).status == "interrupted"
-    return run
 
 
 def edit(store: SQLiteStore, statement: str, *params: Any) -> None:

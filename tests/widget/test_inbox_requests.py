@@ -5,63 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.widget.inbox_agents import Gate, ops_agent, waiting
 from tests.widget.recording import RecordingComm
 
 from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
-    Agent,
-    AgentRun,
     Inbox,
-    ScriptedModel,
-    action,
-    call,
 )
-from pausepoint.store import RunStore, SQLiteStore
+from pausepoint.store import RunStore
 
 MIB = 1024 * 1024
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> RunStore:
-    return SQLiteStore(tmp_path / "runs.db")
-
-
-class Gate:
-    """Holds a resumed action until the test lets it go, so a run stays executing."""
-
-    def __init__(self) -> None:
-        self.entered = asyncio.Event()
-        self.release = asyncio.Event()
-
-
-def ops_agent(executed: list[str], gate: Gate | None = None) -> Agent:
-    @action
-    async def delete_record(id: int, ctx: ActionContext) -> str:
-        if ctx.resumption is None:
-            raise ActionInterrupt(f"Delete record {id}?", data={"id": id})
-        if gate is not None:
-            gate.entered.set()
-            await gate.release.wait()
-        executed.append(f"{ctx.run_id}:{id}")
-        return f"deleted {id}"
-
-    def script(request: Any) -> Any:
-        if len(request.items) == 1:
-            return call("delete_record", id=int(request.items[0].text.split()[-1]))
-        return "Done."
-
-    return Agent(model=ScriptedModel(script), actions=[delete_record], name="ops")
-
-
-async def waiting(agent: Agent, store: RunStore, text: str) -> AgentRun:
-    run = agent.new_run(text, store=store)
-    assert (await run.run()).status == "interrupted"
-    return run
 
 
 def comm_of(box: Inbox) -> RecordingComm:
