@@ -122,9 +122,7 @@ class Answering:
         on_recorded: OnRecorded | None,
         by: AnsweredBy = "code",
     ) -> AgentRunResult:
-        record, entry = self.target(interrupt)
-        with ExitStack() as claimed:
-            await self._claim(claimed, entry)
+        def resolution(record: ToolCall, entry: InterruptEntry) -> Resolution:
             value = accept_answer(
                 entry,
                 data,
@@ -132,8 +130,9 @@ class Answering:
                 response_model=self._response_models.get(entry.id),
                 max_bytes=self._agent.max_answer_bytes,
             )
-            answer = (record, entry, ResumeResolution(data=value, by=by))
-            return await self.record([answer], on_recorded=on_recorded)
+            return ResumeResolution(data=value, by=by)
+
+        return await self._answer_one(interrupt, resolution, on_recorded)
 
     async def reject(
         self,
@@ -142,11 +141,24 @@ class Answering:
         on_recorded: OnRecorded | None,
         by: AnsweredBy = "code",
     ) -> AgentRunResult:
+        def resolution(_: ToolCall, __: InterruptEntry) -> Resolution:
+            reason = as_error_info(error, max_bytes=self._agent.max_answer_bytes)
+            return RejectResolution(error=reason, by=by)
+
+        return await self._answer_one(interrupt, resolution, on_recorded)
+
+    async def _answer_one(
+        self,
+        interrupt: str | None,
+        resolution: Callable[[ToolCall, InterruptEntry], Resolution],
+        on_recorded: OnRecorded | None,
+    ) -> AgentRunResult:
+        """Pick the entry, hold it, build its checked resolution (raising records
+        nothing), then record it and continue."""
         record, entry = self.target(interrupt)
         with ExitStack() as claimed:
             await self._claim(claimed, entry)
-            reason = as_error_info(error, max_bytes=self._agent.max_answer_bytes)
-            answer = (record, entry, RejectResolution(error=reason, by=by))
+            answer = (record, entry, resolution(record, entry))
             return await self.record([answer], on_recorded=on_recorded)
 
     async def respond(
