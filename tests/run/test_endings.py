@@ -8,40 +8,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from tests.run.endings import Broken, ask, hang
 
 from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
     Agent,
     AgentRun,
     AgentRunResult,
-    ModelRequest,
-    ModelResponse,
     Prompt,
     ScriptedModel,
     action,
     call,
 )
-
-
-@action
-async def ask(ctx: ActionContext) -> str:
-    """Ask first."""
-    if ctx.resumption is None:
-        raise ActionInterrupt("ok?")
-    return "fine"
-
-
-@action
-async def hang() -> str:
-    """Never return."""
-    await asyncio.Event().wait()
-    return "never"
-
-
-class Broken:
-    async def request(self, request: ModelRequest) -> ModelResponse:
-        raise ConnectionError("endpoint down")
 
 
 async def completed() -> tuple[AgentRun, AgentRunResult]:

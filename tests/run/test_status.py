@@ -8,42 +8,18 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
+from tests.run.endings import Broken, ask, hang
 
 from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
     Agent,
     AgentRun,
-    ModelRequest,
-    ModelResponse,
     Prompt,
     RunStatus,
     ScriptedModel,
-    action,
     call,
 )
 from pausepoint.store import SQLiteStore
 from pausepoint.widget._status import status_of
-
-
-@action
-def ask(ctx: ActionContext) -> str:
-    """Ask first."""
-    if ctx.resumption is None:
-        raise ActionInterrupt("ok?")
-    return "fine"
-
-
-@action
-async def hang() -> str:
-    """Never return."""
-    await asyncio.Event().wait()
-    return "never"
-
-
-class Broken:
-    async def request(self, request: ModelRequest) -> ModelResponse:
-        raise ConnectionError("endpoint down")
 
 
 def asking() -> Agent:
