@@ -32,6 +32,7 @@ from .transcript import (
     ResumeResolution,
     ToolCall,
     UserMessage,
+    set_aside_replies,
 )
 
 __all__ = ["RULES", "check_prompt"]
@@ -39,17 +40,20 @@ __all__ = ["RULES", "check_prompt"]
 Rule = Callable[[Prompt], Iterator[Problem]]
 
 
-def check_prompt(prompt: Prompt, *, parsed: bool = False) -> None:
-    """Raise `InvalidTranscriptError` listing every problem the `RULES` find.
+def check_prompt(prompt: Prompt, *, parsed: bool = False) -> bool:
+    """Raise `InvalidTranscriptError` listing every problem the `RULES` find; else return
+    whether some turn is set aside (the check reads every message anyway).
 
     `parsed` says the prompt was just read from JSON text: its parser refuses lone
     surrogates and integers of more digits than `MAX_INT_DIGITS`, and the transcript's
     timestamps refuse to be read without a timezone (see `transcript.Timestamp`)."""
-    if _passes(prompt, full=not parsed):
-        return
+    passes, aside = _passes(prompt, full=not parsed)
+    if passes:
+        return aside
     problems = [problem for rule in RULES for problem in rule(prompt)]
     if problems:
         raise InvalidTranscriptError(problems)
+    return bool(set_aside_replies(prompt.items))
 
 
 def values_are_json(prompt: Prompt) -> Iterator[Problem]:
@@ -105,6 +109,23 @@ def interrupts_wait_in_the_latest_turn(prompt: Prompt) -> Iterator[Problem]:
                 f"items[{index}].interrupts[{len(record.interrupts) - 1}]",
                 "this entry has no answer, but the run has moved on to a later turn",
                 "interrupts-wait-in-the-latest-turn",
+            )
+
+
+def set_aside_turns_wait_on_nobody(prompt: Prompt) -> Iterator[Problem]:
+    """Retry sets a turn aside only once nothing in it waits: an answer to a call the
+    model no longer reads would go nowhere."""
+    aside = False
+    for index, item in enumerate(prompt.items):
+        if isinstance(item, AssistantMessage):
+            aside = item.set_aside is not None
+        elif isinstance(item, UserMessage):
+            aside = False
+        elif aside and item.pending_interrupt is not None:
+            yield Problem(
+                f"items[{index}].interrupts[{len(item.interrupts) - 1}]",
+                "this entry has no answer, but its turn was set aside",
+                "set-aside-turns-wait-on-nobody",
             )
 
 
@@ -167,9 +188,12 @@ def _stamps(item: Item) -> Iterator[tuple[int | None, str, datetime | None]]:
             yield position, "expires_at", entry.expires_at
             if entry.resolution is not None:
                 yield position, "resolution.at", entry.resolution.at
-    elif isinstance(item, AssistantMessage) and item.call is not None:
-        yield None, "call.started_at", item.call.started_at
-        yield None, "call.ended_at", item.call.ended_at
+    elif isinstance(item, AssistantMessage):
+        if item.call is not None:
+            yield None, "call.started_at", item.call.started_at
+            yield None, "call.ended_at", item.call.ended_at
+        if item.set_aside is not None:
+            yield None, "set_aside.at", item.set_aside.at
 
 
 def _naive(path: str) -> Problem:
@@ -229,14 +253,15 @@ def answers_fit_their_pause(prompt: Prompt) -> Iterator[Problem]:
                     )
 
 
-def _passes(prompt: Prompt, *, full: bool) -> bool:
+def _passes(prompt: Prompt, *, full: bool) -> tuple[bool, bool]:
     """True when no rule would find a problem, in one pass over the transcript.
 
     The rules run on every load and every built Prompt; they walk it nine times and
     spell a path for every value. This pass gathers the texts, values and timestamps,
     checks each group at once, and spells no path; without `full` it leaves out the
     texts and timestamps that reading JSON has checked. False only means "run the rules",
-    which find and name each problem (or find none)."""
+    which find and name each problem (or find none). The second value says whether some
+    turn is set aside."""
     texts: list[Any] = [prompt.thread_id, prompt.run_id]
     values: list[Any] = []
     stamps: list[datetime | None] = []
@@ -248,11 +273,13 @@ def _passes(prompt: Prompt, *, full: bool) -> bool:
     requests: dict[str, str] = {}
     answered: set[str] = set()
     waiting = False  # a call's latest entry is unanswered: no assistant message may follow
+    aside = False  # the current turn is set aside: none of its calls may wait
+    any_aside = False
     for item in prompt.items:
         # A subclass of an item is left to the rules.
         if type(item) is ToolCall:
             if requests.get(item.id) != item.name or item.id in answered:
-                return False
+                return _FAILS
             answered.add(item.id)
             values += (item.input, item.result)
             if full:
@@ -264,50 +291,60 @@ def _passes(prompt: Prompt, *, full: bool) -> bool:
             if entries:
                 for entry in entries:
                     if entry.id in ids or (entry.resolution is None and entry is not entries[-1]):
-                        return False
+                        return _FAILS
                     ids.add(entry.id)
                     if not _entry_passes(entry, values):
-                        return False
+                        return _FAILS
                     if full:
                         texts += (entry.id, entry.message)
                         stamps += (entry.created_at, entry.expires_at)
                         if entry.resolution is not None:
                             stamps.append(entry.resolution.at)
-                waiting = waiting or entries[-1].resolution is None
+                if entries[-1].resolution is None:
+                    if aside:
+                        return _FAILS
+                    waiting = True
         elif type(item) is AssistantMessage:
             if waiting:
-                return False
+                return _FAILS
             requests = {}
             for request in item.tool_calls:
                 values.append(request.input)
                 requests[request.id] = request.name
             answered = set()
+            aside = item.set_aside is not None
+            any_aside = any_aside or aside
             if full:
                 texts.append(item.text)
                 for request in item.tool_calls:
                     texts += (request.id, request.name)
                 if item.call is not None:
                     stamps += (item.call.started_at, item.call.ended_at)
+                if item.set_aside is not None:
+                    stamps.append(item.set_aside.at)
         elif type(item) is UserMessage:
-            requests, answered = {}, set()
+            requests, answered, aside = {}, set(), False
             if full:
                 texts.append(item.text)
         else:
-            return False
+            return _FAILS
     if prompt.parent is not None and prompt.parent.interrupt_id not in ids:
-        return False
+        return _FAILS
     if not is_plain_json(values):
-        return False
+        return _FAILS
     if not full:
-        return True
+        return True, any_aside
     try:
         joined = "".join(texts)
     except TypeError:
-        return False
+        return _FAILS
     if not is_plain_text(joined):
-        return False
+        return _FAILS
     zones = {type(stamp.tzinfo) for stamp in stamps if stamp is not None}
-    return zones <= _FIXED_ZONES or all(_aware(stamp) for stamp in stamps)
+    return zones <= _FIXED_ZONES or all(_aware(stamp) for stamp in stamps), any_aside
+
+
+_FAILS = (False, False)
 
 
 def _entry_passes(entry: InterruptEntry, values: list[Any]) -> bool:
@@ -344,6 +381,7 @@ RULES: list[Rule] = [
     interrupt_ids_are_unique,
     only_the_latest_entry_waits,
     interrupts_wait_in_the_latest_turn,
+    set_aside_turns_wait_on_nobody,
     tool_records_answer_requests,
     timestamps_are_aware,
     response_schemas_are_usable,

@@ -22,7 +22,7 @@ from .errors import UnsupportedSchemaVersionError
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "migrate"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The version this pausepoint writes."""
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
@@ -54,7 +54,13 @@ def _add_who(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Migration] = {1: _add_timing, 2: _add_who}
+def _add_set_aside(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 4 records a turn set aside by Retry (`AssistantMessage.set_aside`). A
+    version-3 transcript has none: it reads as it is."""
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {1: _add_timing, 2: _add_who, 3: _add_set_aside}
 """Upgrades by the version they read: ``MIGRATIONS[n]`` turns a version-n dict into n + 1."""
 
 

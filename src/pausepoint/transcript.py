@@ -17,7 +17,7 @@ Nothing here does I/O or knows about models, actions or widgets.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Self, overload
 
@@ -28,6 +28,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     JsonValue,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -59,12 +60,15 @@ __all__ = [
     "RejectResolution",
     "Resolution",
     "ResumeResolution",
+    "SetAside",
     "ToolCall",
     "ToolCallRequest",
     "ToolCallStatus",
     "TranscriptView",
     "UserMessage",
     "new_id",
+    "read_by_model",
+    "set_aside_replies",
     "set_fields",
     "utc_now",
 ]
@@ -232,12 +236,23 @@ class ModelCall(_Model):
     finish_reason: str | None = None
 
 
+class SetAside(_Model):
+    """A turn a person set aside with Retry (`AgentRun.retry()`): it stays in the
+    transcript for people to read, and the model is no longer sent it."""
+
+    at: Timestamp = Field(default_factory=utc_now)
+    by: AnsweredBy | None = None
+
+
 class AssistantMessage(_Model):
     type: Literal["assistant"] = "assistant"
     text: str = ""
     tool_calls: list[ToolCallRequest] = Field(default_factory=list)
     call: ModelCall | None = None
     """The model request that produced this message (None in a hand-made transcript)."""
+    set_aside: SetAside | None = None
+    """Set when Retry set this turn aside: the message and its tool calls are kept for
+    people to read, and no later model request carries them (see `read_by_model`)."""
 
     @property
     def stopped(self) -> bool:
@@ -245,6 +260,11 @@ class AssistantMessage(_Model):
         before the stop (`call.finish_reason` is ``"cancelled"``), and the run asks the
         model again when it continues."""
         return self.call is not None and self.call.finish_reason == STOPPED_REASON
+
+    @property
+    def is_answer(self) -> bool:
+        """The model's final answer: no tool calls, not cut by a stop, not set aside."""
+        return not self.tool_calls and not self.stopped and self.set_aside is None
 
 
 class ToolCall(_Model):
@@ -331,6 +351,8 @@ class Prompt(_Model):
     """Set on a run made by `AgentRun.fork(at=...)`."""
     model_pause: ModelPause | None = None
     """Set while a stepping run is stopped before its next model request."""
+    _aside: bool = PrivateAttr(default=False)
+    """Some turn is set aside: model requests leave such turns out (see `for_model`)."""
 
     @classmethod
     def from_user(cls, text: str, *, instructions: str | None = None, **ids: Any) -> Prompt:
@@ -390,7 +412,7 @@ class Prompt(_Model):
         # Runs when a Prompt is built or loaded, not when the loop appends to `items`.
         from ._consistency import check_prompt
 
-        check_prompt(self, parsed=info.mode == "json")
+        self._aside = check_prompt(self, parsed=info.mode == "json")
         return self
 
     def current_turn(self) -> tuple[AssistantMessage | None, list[ToolCall]]:
@@ -430,6 +452,24 @@ class Prompt(_Model):
         """A read-only view of the items as they are now; later appends stay out of it."""
         return TranscriptView(self.items, len(self.items))
 
+    def for_model(self) -> tuple[Sequence[Item], list[AssistantMessage]]:
+        """What the next model request carries: every item (without copying) but the
+        turns set aside by Retry, and the set-aside replies."""
+        if not self._aside:
+            return self.snapshot(), []
+        return read_by_model(self.items), set_aside_replies(self.items)
+
+    def set_aside(self, message: AssistantMessage, by: AnsweredBy | None = None) -> None:
+        """Set `message`'s turn aside (what Retry does): kept in the transcript, and
+        never sent to the model again."""
+        message.set_aside = SetAside(by=by)
+        self._aside = True
+
+    def take_back_set_aside(self, message: AssistantMessage) -> None:
+        """Undo `set_aside(message)` (the store refused to save it)."""
+        message.set_aside = None
+        self._aside = bool(set_aside_replies(self.items))
+
     def tool_calls(self) -> Iterator[ToolCall]:
         return (item for item in self.items if isinstance(item, ToolCall))
 
@@ -437,9 +477,29 @@ class Prompt(_Model):
     def output(self) -> str | None:
         """The text of the final assistant message, once the run has completed."""
         last = self.items[-1] if self.items else None
-        if isinstance(last, AssistantMessage) and not last.tool_calls and not last.stopped:
+        if isinstance(last, AssistantMessage) and last.is_answer:
             return last.text
         return None
+
+
+def read_by_model(items: Iterable[Item]) -> list[Item]:
+    """`items` without the turns set aside by Retry: each set-aside assistant message and
+    the tool call records of its turn."""
+    kept: list[Item] = []
+    aside = False
+    for item in items:
+        if type(item) is AssistantMessage:
+            aside = item.set_aside is not None
+        elif type(item) is UserMessage:
+            aside = False
+        if not aside:
+            kept.append(item)
+    return kept
+
+
+def set_aside_replies(items: Iterable[Item]) -> list[AssistantMessage]:
+    """The assistant messages of `items` that Retry set aside, oldest first."""
+    return [i for i in items if type(i) is AssistantMessage and i.set_aside is not None]
 
 
 class _Outdated(Exception):

@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .._json import check_text, is_plain_json, to_json_value
 from ..errors import NotJSONError
-from ..transcript import Item, ToolCallRequest
+from ..transcript import AssistantMessage, Item, ToolCallRequest
 
 __all__ = [
     "ActionSpec",
@@ -50,11 +50,15 @@ class ActionSpec:
 
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
-    """One request to a model. `items` is the live transcript: read it, never change it."""
+    """One request to a model. `items` is the live transcript: read it, never change it.
+
+    `set_aside` holds the replies a person set aside with Retry before this request (they
+    are not in `items`): an adapter may use them to ask for something different."""
 
     instructions: str | None
     items: Sequence[Item]
     actions: Sequence[ActionSpec]
+    set_aside: Sequence[AssistantMessage] = ()
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import PausepointError, UsageError
-from ..transcript import AssistantMessage, Item, Prompt, ToolCall, UserMessage
+from ..transcript import AssistantMessage, Item, Prompt, ToolCall, UserMessage, read_by_model
 from ._protocol import Model, ModelRequest, ModelResponse
 
 __all__ = ["ReplayDivergedError", "ReplayModel"]
@@ -41,7 +41,9 @@ class ReplayModel:
         self.fallback = fallback
         self.diverged_at: int | None = None
         self.model = _recorded_model(self.recording)
-        self._turns = [i for i, item in enumerate(self.recording.items) if _is_turn(item)]
+        # The turns the run kept: one set aside by Retry is replayed as its retry.
+        self._kept = read_by_model(self.recording.items)
+        self._turns = [i for i, item in enumerate(self._kept) if _is_turn(item)]
 
     @classmethod
     def from_prompt(
@@ -58,7 +60,7 @@ class ReplayModel:
         turn = sum(1 for item in request.items if isinstance(item, AssistantMessage))
         problem = self._mismatch(turn, request.items)
         if problem is None:
-            message = self.recording.items[self._turns[turn]]
+            message = self._kept[self._turns[turn]]
             assert isinstance(message, AssistantMessage)
             call = message.call
             return ModelResponse(
@@ -82,7 +84,7 @@ class ReplayModel:
             return "an earlier turn already left it"
         if turn >= len(self._turns):
             return f"the recording has only {len(self._turns)} assistant turn(s)"
-        recorded = self.recording.items[: self._turns[turn]]
+        recorded = self._kept[: self._turns[turn]]
         if len(items) != len(recorded):
             return f"{len(items)} items precede it, the recording has {len(recorded)}"
         for index, (got, want) in enumerate(zip(items, recorded, strict=True)):

@@ -56,7 +56,10 @@ class ScriptedModel:
         self.requests.append(request)
         if callable(self._script):
             return _as_response(self._script(request))
-        position = sum(1 for item in request.items if isinstance(item, AssistantMessage))
+        # Each reply is read once: a reply set aside by Retry is followed by the next one.
+        position = len(request.set_aside) + sum(
+            1 for item in request.items if isinstance(item, AssistantMessage)
+        )
         if position >= len(self._script):
             raise ScriptExhaustedError(
                 f"ScriptedModel was asked for turn {position + 1} but its script has "

@@ -31,6 +31,7 @@ from ..errors import (
 from ..store import LeaseLostError, StoreConflictError, StoreError
 from ..transcript import (
     AnsweredBy,
+    AssistantMessage,
     ErrorInfo,
     InterruptEntry,
     Prompt,
@@ -44,10 +45,10 @@ from ..transcript import (
 from ._accept import accept_answer, as_error_info
 from ._batch import cancellation, check_batch, is_replay, wire_entries
 from ._claims import held
-from ._events import Event, ResolvedEvent
+from ._events import Event, ResolvedEvent, SetAsideEvent
 from ._result import AgentRunResult
 from ._stretch import Stretch
-from ._turn import Turn
+from ._turn import Turn, turn_to_retry
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -113,6 +114,28 @@ class Answering:
             ]
             return await self.record(
                 expired, message=message, max_turns=max_turns, on_recorded=on_recorded
+            )
+
+    async def retry(
+        self, max_turns: int | None, on_recorded: OnRecorded | None, by: AnsweredBy
+    ) -> AgentRunResult:
+        with self._stretch.guard():
+            pending = self._prompt.pending()
+            if pending:
+                ids = ", ".join(e.id for _, e in pending)
+                raise RunSuspendedError(
+                    f"The run waits on {len(pending)} interrupt(s) ({ids}); Retry asks the "
+                    "model again once nothing waits. Answer them first (or call run() to "
+                    "decline those that expired)."
+                )
+            if self._prompt.model_pause is not None:
+                self._prompt.model_pause = None
+                self._turn.released = True
+            return await self.record(
+                [],
+                max_turns=max_turns,
+                on_recorded=on_recorded,
+                set_aside=(turn_to_retry(self._prompt), by),
             )
 
     async def resume(
@@ -279,9 +302,10 @@ class Answering:
         message: str | None = None,
         max_turns: int | None = None,
         on_recorded: OnRecorded | None = None,
+        set_aside: tuple[AssistantMessage | None, AnsweredBy] = (None, "code"),
     ) -> AgentRunResult:
-        """Write each resolution (durably, for a stored run), tell whoever asked, and
-        continue in a new stretch."""
+        """Write each resolution, the user's `message` and a turn `set_aside` by Retry
+        (durably, for a stored run), tell whoever asked, and continue in a new stretch."""
         durable = self._stretch.durable
         if durable is not None:
             try:
@@ -292,10 +316,17 @@ class Answering:
             entry.resolution = resolution
         if message is not None:
             self._prompt.items.append(UserMessage(text=message))
+        aside, by = set_aside
+        changed: tuple[int, ...] = ()
+        if aside is not None:
+            self._prompt.set_aside(aside, by)
+            changed = (_position(self._prompt, aside),)
         if durable is not None:
             try:
-                durable.save(self._prompt, self._stretch.status)
+                durable.save(self._prompt, self._stretch.status, changed)
             except StoreError as exc:
+                if aside is not None:
+                    self._prompt.take_back_set_aside(aside)
                 self._take_back(answers, message, exc)
                 raise
         for record, entry, resolution in answers:
@@ -303,6 +334,8 @@ class Answering:
                 self._debugger.answered(resolution.data)
             self._response_models.pop(entry.id, None)
             await self._emit(ResolvedEvent(record, entry, resolution))
+        if aside is not None:
+            await self._emit(SetAsideEvent(aside, changed[0]))
         if on_recorded is not None:
             on_recorded()
         return await self._stretch.advance(max_turns)
@@ -351,6 +384,14 @@ class Answering:
                     "first; this answer was not recorded. The run now shows the stored "
                     "state: check run.state."
                 ) from cause
+
+
+def _position(prompt: Prompt, message: AssistantMessage) -> int:
+    """Where `message` is in the transcript (a turn Retry sets aside: near the end)."""
+    position = len(prompt.items) - 1
+    while prompt.items[position] is not message:
+        position -= 1
+    return position
 
 
 def _expired(entry: InterruptEntry) -> ErrorInfo:

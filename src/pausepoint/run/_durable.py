@@ -13,6 +13,7 @@ import logging
 import os
 import socket
 import sys
+from collections.abc import Iterable
 
 from ..errors import RunBusyError
 from ..store import LeaseHeldError, RunStore, RunWriter
@@ -101,10 +102,12 @@ class Durable:
         """True when the stored run has changed since this run last saved or loaded it."""
         return self.store.summary(self.writer.run_id).version != self.writer.version
 
-    def save(self, prompt: Prompt, status: RunStatus) -> None:
+    def save(self, prompt: Prompt, status: RunStatus, changed: Iterable[int] = ()) -> None:
         """Commit what changed since the last save (`StoreConflictError` or
-        `LeaseLostError` when another writer got there first; nothing written then)."""
-        self.writer.save(prompt, status=status)
+        `LeaseLostError` when another writer got there first; nothing written then).
+        `changed` names stored items changed in place other than open tool call records
+        (a turn set aside by Retry)."""
+        self.writer.save(prompt, status=status, changed=changed)
 
     def let_go(self) -> None:
         """Release the lease (after the stretch's last save, or a refused start)."""

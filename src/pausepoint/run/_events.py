@@ -34,6 +34,7 @@ __all__ = [
     "ResolvedEvent",
     "RunFinishedEvent",
     "RunStartedEvent",
+    "SetAsideEvent",
     "TextDeltaEvent",
     "ToolCallFinishedEvent",
     "ToolCallStartedEvent",
@@ -49,6 +50,7 @@ EventName = Literal[
     "tool_call_finished",
     "interrupted",
     "resolved",
+    "set_aside",
     "completed",
     "failed",
     "cancelled",
@@ -111,6 +113,16 @@ class ResolvedEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class SetAsideEvent:
+    """Retry set the turn of `message` (at `position` in the transcript) aside; the model
+    is asked again next."""
+
+    name: ClassVar[str] = "set_aside"
+    message: AssistantMessage
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
 class CompletedEvent:
     name: ClassVar[str] = "completed"
     result: AgentRunResult
@@ -150,6 +162,7 @@ Event: TypeAlias = (
     | ToolCallFinishedEvent
     | InterruptedEvent
     | ResolvedEvent
+    | SetAsideEvent
     | CompletedEvent
     | FailedEvent
     | CancelledEvent

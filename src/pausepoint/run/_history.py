@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, cast
 
 from ..errors import UnknownInterruptError, UsageError
 from ..models import ActionSpec, ModelRequest
-from ..transcript import AssistantMessage, ForkOrigin, Prompt, ToolCall, new_id
+from ..transcript import (
+    AssistantMessage,
+    ForkOrigin,
+    Prompt,
+    ToolCall,
+    new_id,
+    read_by_model,
+    set_aside_replies,
+)
 
 if TYPE_CHECKING:
     from ._run import AgentRun
@@ -16,8 +24,9 @@ __all__ = ["RunHistory", "fork_prompt", "model_request"]
 
 
 def model_request(prompt: Prompt, turn: int, actions: Sequence[ActionSpec]) -> ModelRequest:
-    """The request behind assistant turn `turn` (0 = the first): the instructions, every
-    item before that turn's message, and the action specs."""
+    """The request behind assistant turn `turn` (0 = the first, counting turns set aside
+    by Retry): the instructions, every item before that turn's message but the turns
+    set aside before it was asked, and the action specs."""
     if isinstance(turn, bool) or not isinstance(turn, int):
         raise UsageError(f"turn is an int (0 = the first assistant turn), not {turn!r}.")
     positions = [i for i, item in enumerate(prompt.items) if isinstance(item, AssistantMessage)]
@@ -28,8 +37,12 @@ def model_request(prompt: Prompt, turn: int, actions: Sequence[ActionSpec]) -> M
             f"This run has {len(positions)} assistant turn(s); pick turn 0 to "
             f"{len(positions) - 1}, or -1 for the latest."
         )
-    items = tuple(item.model_copy(deep=True) for item in prompt.items[: positions[turn]])
-    return ModelRequest(instructions=prompt.instructions, items=items, actions=tuple(actions))
+    before = prompt.items[: positions[turn]]
+    items = tuple(item.model_copy(deep=True) for item in read_by_model(before))
+    aside = tuple(item.model_copy(deep=True) for item in set_aside_replies(before))
+    return ModelRequest(
+        instructions=prompt.instructions, items=items, actions=tuple(actions), set_aside=aside
+    )
 
 
 def fork_prompt(prompt: Prompt, interrupt_id: str) -> Prompt:

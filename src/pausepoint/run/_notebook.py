@@ -25,7 +25,15 @@ if TYPE_CHECKING:
     from ._result import AgentRunResult
     from ._run import AgentRun
 
-__all__ = ["REJECT_SYNC", "RESPOND_SYNC", "RESUME_SYNC", "RUN_SYNC", "InNotebook", "blocking"]
+__all__ = [
+    "REJECT_SYNC",
+    "RESPOND_SYNC",
+    "RESUME_SYNC",
+    "RETRY_SYNC",
+    "RUN_SYNC",
+    "InNotebook",
+    "blocking",
+]
 
 logger = logging.getLogger("pausepoint")
 
@@ -36,6 +44,8 @@ Interrupting the kernel (or Ctrl-C) while it blocks cancels the run, exactly as
 RESUME_SYNC = """`resume()` for code that does not `await`. Safe from any thread: while the
 run's loop is running elsewhere (a notebook kernel), the work is handed to that loop and
 this thread waits for the result."""
+RETRY_SYNC = """`retry()` for code that does not `await`; interrupting the kernel while it
+blocks cancels the run, as for `run_sync`."""
 REJECT_SYNC = """`reject()` for code that does not `await`; safe from any thread, as
 `resume_sync`."""
 RESPOND_SYNC = """`respond()` for code that does not `await`; safe from any thread, as

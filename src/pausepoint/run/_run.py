@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import Future
 from typing import Any
 
 from pydantic import BaseModel
@@ -24,15 +23,24 @@ from ._claims import held
 from ._debug import Breakpoint, Debugger
 from ._events import EventHandler, EventName, Events
 from ._history import RunHistory
-from ._notebook import REJECT_SYNC, RESPOND_SYNC, RESUME_SYNC, RUN_SYNC, InNotebook, blocking
+from ._notebook import (
+    REJECT_SYNC,
+    RESPOND_SYNC,
+    RESUME_SYNC,
+    RETRY_SYNC,
+    RUN_SYNC,
+    InNotebook,
+    blocking,
+)
 from ._parts import assemble, attach
 from ._result import AgentRunResult, RunStatus
 from ._state import Interrupted, PendingInterrupt, RunState, derive_state
+from ._stopping import Stopping
 
 __all__ = ["AgentRun", "OnRecorded"]
 
 
-class AgentRun(InNotebook, RunHistory):
+class AgentRun(InNotebook, Stopping, RunHistory):
     """One conversation of an agent, suspended and resumed as people answer.
 
     All of the run's state lives in `prompt`; `state` is derived from it. Save the prompt
@@ -184,6 +192,23 @@ class AgentRun(InNotebook, RunHistory):
             raise UsageError(f"max_turns must be a positive int, not {max_turns!r}.")
         return await self._answers.run(message, max_turns, on_recorded)
 
+    async def retry(
+        self,
+        *,
+        max_turns: int | None = None,
+        on_recorded: OnRecorded | None = None,
+        by: AnsweredBy = "code",
+    ) -> AgentRunResult:
+        """Ask the model again for the turn that ended the run: after a stop, a failure,
+        or an answer you want written again. A reply cut by Stop, a final answer, or a
+        turn whose calls were stopped is set aside (kept in the transcript and the view,
+        marked, never sent to the model again; actions that already ran are not undone);
+        when the request for a new turn failed, it is simply asked again. Raises
+        `RunSuspendedError` while an interrupt waits for an answer, changing nothing."""
+        if max_turns is not None and not (isinstance(max_turns, int) and max_turns > 0):
+            raise UsageError(f"max_turns must be a positive int, not {max_turns!r}.")
+        return await self._answers.retry(max_turns, on_recorded, by)
+
     async def resume(
         self,
         data: Any = None,
@@ -251,43 +276,14 @@ class AgentRun(InNotebook, RunHistory):
         return await self._answers.pass_model_pause(on_recorded)
 
     run_sync = blocking(run, RUN_SYNC)
+    retry_sync = blocking(retry, RETRY_SYNC)
     resume_sync = blocking(resume, RESUME_SYNC)
     reject_sync = blocking(reject, REJECT_SYNC)
     respond_sync = blocking(respond, RESPOND_SYNC)
 
-    async def cancel(self, reason: str | None = None) -> AgentRunResult | None:
-        """Stop the run: from its own loop, another loop, or (awaited there) any thread.
-
-        The run ends with status `cancelled`; calls that were in flight are recorded as
-        `cancelled` (with who and why) and are never started again: continuing the run
-        shows the model they were cancelled. `run_finished` fires and `result` / `wait()`
-        report the cancelled result, which this returns once the run has stopped. A run
-        that is not executing is left as it is (this returns its latest result).
-        """
-        return await asyncio.wrap_future(self.cancel_threadsafe(reason))
-
-    def cancel_threadsafe(self, reason: str | None = None) -> Future[AgentRunResult | None]:
-        """`cancel()` for code without a loop of its own (widget handlers, other threads):
-        asks the run's loop to stop the run and returns at once. The returned
-        `concurrent.futures.Future` completes with the run's result once it has stopped.
-        """
-        return self._stretch.cancel_threadsafe(reason)
-
     def agui_interrupts(self) -> list[dict[str, Any]]:
         """The pending interrupts as AG-UI `Interrupt` wire dicts, bound for TanStack AI."""
         return [p.to_agui() for p in self.pending]
-
-    async def wait(self) -> AgentRunResult:
-        """Wait until the run stops executing (a background start, or an answer given in
-        the view), then return its latest result::
-
-            run = agent.start("Refund order 42")
-            result = await run.wait()     # e.g. status "interrupted"
-        """
-        # Polling, not an asyncio.Event: a run may move between loops (run_sync).
-        while self._stretch.busy or (self._task is not None and not self._task.done()):  # noqa: ASYNC110
-            await asyncio.sleep(0.01)
-        return self._stretch.current_result()
 
     def __repr__(self) -> str:
         return f"<AgentRun {self.id} {self.status}>"

@@ -57,6 +57,7 @@ __all__ = [
     "WaitOnPeople",
     "ask_model",
     "next_turn_step",
+    "turn_to_retry",
     "unique_calls",
 ]
 
@@ -103,6 +104,22 @@ _PAUSE = PauseBeforeModel()
 _ASK = AskModel()
 
 
+def turn_to_retry(prompt: Prompt) -> AssistantMessage | None:
+    """The turn Retry sets aside before it asks the model again: the latest assistant
+    message when the run ended in it (a final answer, a reply cut by Stop, a turn whose
+    calls were stopped or failed to run); None when what ended the run was the request
+    for the next turn (it failed, or was stopped before the model wrote anything), so
+    asking again needs nothing set aside."""
+    assistant, records = prompt.current_turn()
+    if assistant is None or assistant.set_aside is not None:
+        return None
+    if assistant.is_answer or assistant.stopped:
+        return assistant
+    if any(r.status == "cancelled" for r in records):
+        return assistant
+    return None
+
+
 def next_turn_step(prompt: Prompt, *, turns: int, max_turns: int, stepping: bool) -> TurnStep:
     """What the run does next, from the transcript alone. `turns` counts the model
     requests of this stretch; `stepping` says the debugger stops before the model."""
@@ -112,7 +129,7 @@ def next_turn_step(prompt: Prompt, *, turns: int, max_turns: int, stepping: bool
         return RunCalls(open_records)
     if any(r.pending_interrupt is not None for r in records):
         return _WAIT
-    if assistant is not None and not assistant.tool_calls and not assistant.stopped:
+    if assistant is not None and assistant.is_answer:
         return _COMPLETE
     if turns >= max_turns:
         return OverLimit(max_turns)
@@ -194,8 +211,12 @@ class Turn:
         prompt = self._prompt
         agent = self._agent
         started = utc_now()
+        items, set_aside = prompt.for_model()
         request = ModelRequest(
-            instructions=prompt.instructions, items=prompt.snapshot(), actions=agent.action_specs
+            instructions=prompt.instructions,
+            items=items,
+            actions=agent.action_specs,
+            set_aside=set_aside,
         )
         self._said = []
         try:
