@@ -50,6 +50,8 @@ export interface AssistantItem {
   text: string;
   tool_calls?: ToolCallRequest[];
   call?: { model: string; started_at: string; ended_at: string; usage: Record<string, number> | null; finish_reason: string | null } | null;
+  /** Set when Retry set this turn aside: kept for people to read, never sent to the model again. */
+  set_aside?: { at: string; by: string | null } | null;
 }
 
 export interface ToolItem {

@@ -164,3 +164,53 @@ describe("a reply cut short by Stop", () => {
     view.cleanup();
   });
 });
+
+describe("Retry", () => {
+  const call = { model: "m", started_at: "2026-12-01T10:00:00Z", ended_at: "2026-12-01T10:00:01Z", usage: null, finish_reason: null };
+
+  it("is offered beside Continue after a failure and asks the kernel to retry", async () => {
+    const model = new FakeModel({ status: "failed", items: [{ type: "user", text: "hi" }] });
+    const dispose = initialize(model);
+    const view = mount(model);
+    click(view.get("pp-retry"));
+    expect(model.lastRequest()).toEqual({ type: "retry", requestId: expect.any(String) });
+    expect(isDisabled(view.get("pp-continue"))).toBe(true); // one request at a time
+    await model.respond({ ok: true });
+    view.cleanup();
+    dispose();
+  });
+
+  it("is not offered after a run that completed", () => {
+    const view = mount(
+      new FakeModel({
+        status: "completed",
+        items: [
+          { type: "user", text: "hi" },
+          { type: "assistant", text: "Done." },
+        ],
+      }),
+    );
+    expect(view.q("pp-retry")).toBeNull();
+    view.cleanup();
+  });
+
+  it("leaves the turn it set aside readable, marked, with its calls marked too", () => {
+    const aside = { at: "2026-12-01T10:00:02Z", by: "view" };
+    const items = [
+      { type: "user", text: "hi" },
+      { type: "assistant", text: "", tool_calls: [{ id: "c1", name: "lookup", input: {} }], call, set_aside: aside },
+      { type: "tool", id: "c1", name: "lookup", input: {}, status: "cancelled", interrupts: [] },
+      { type: "assistant", text: "A better answer.", call },
+    ];
+    const view = mount(new FakeModel({ status: "completed", items }));
+    const [, turn, answer] = view.qa("pp-item");
+    // A turn that only called tools gets a row of its own once set aside, to say so.
+    expect(turn!.dataset.setAside).toBe("true");
+    expect(within(turn!).get("pp-set-aside-note").textContent).toContain("Retry asked the model again");
+    expect(within(turn!).get("pp-when").getAttribute("datetime")).toBe(aside.at);
+    expect(view.get("pp-row").dataset.setAside).toBe("true");
+    expect(answer!.dataset.setAside).toBeUndefined();
+    expect(answer!.textContent).toContain("A better answer.");
+    view.cleanup();
+  });
+});

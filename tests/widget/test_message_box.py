@@ -7,7 +7,15 @@ import asyncio
 from tests.helpers import until
 from tests.widget.recording import RecordingComm, recording_of
 
-from pausepoint import Agent, ModelRequest, ScriptedModel, UserMessage, action, call
+from pausepoint import (
+    Agent,
+    AssistantMessage,
+    ModelRequest,
+    ScriptedModel,
+    UserMessage,
+    action,
+    call,
+)
 
 
 def chatty() -> Agent:
@@ -97,3 +105,37 @@ async def test_continue_goes_on_after_a_stop(comms: list[RecordingComm]) -> None
     assert response["ok"] is True
     await until(lambda: run.status == "completed")
     assert run.prompt.output == "Finished."
+
+
+async def test_retry_from_the_view_sets_the_stopped_turn_aside_and_shows_it(
+    comms: list[RecordingComm],
+) -> None:
+    started = asyncio.Event()
+
+    @action
+    async def slow() -> str:
+        """Take a while."""
+        started.set()
+        await asyncio.Event().wait()
+        return "done"
+
+    run = Agent(model=ScriptedModel([call("slow"), "Finished."]), actions=[slow]).new_run("go")
+    run.start()
+    await started.wait()
+    await run.cancel()
+    recording = recording_of(run)
+
+    recording.browser_send({"type": "retry", "requestId": "r1"})
+
+    [response] = await until(lambda: recording.custom("response"))
+    assert response == {"type": "response", "requestId": "r1", "ok": True}
+    await until(lambda: run.status == "completed")
+    assert run.prompt.output == "Finished."
+    turn = run.prompt.items[1]
+    assert isinstance(turn, AssistantMessage)
+    assert turn.set_aside is not None
+    assert turn.set_aside.by == "view"
+    # The front end learns of it: the turn is sent again, marked.
+    sent = [m for m in recording.custom("items") if m["start"] <= 1 < m["start"] + len(m["items"])]
+    assert sent
+    assert sent[0]["items"][1 - sent[0]["start"]]["set_aside"]["by"] == "view"

@@ -22,7 +22,7 @@ from pausepoint import (
     call,
 )
 from pausepoint.widget._bundle import MISSING_BUNDLE_MESSAGE, front_end
-from pausepoint.widget._snapshot import MAX_ITEMS, snapshot_html
+from pausepoint.widget._snapshot import MAX_ITEMS, SET_ASIDE_NOTE, snapshot_html
 
 IMG = "<img src=x onerror=alert(1)>"
 SCRIPT = "<script>alert(2)</script>"
@@ -145,6 +145,17 @@ async def test_a_rejection_and_its_reason_are_shown() -> None:
     assert "wipe declined" in text  # the call's status, in a person's words
     assert "tool-approval" not in text  # no kind names for people
     assert "Fine, I will not." in text
+
+
+async def test_a_turn_set_aside_by_retry_is_shown_and_says_so() -> None:
+    run = Agent(model=ScriptedModel(["A first draft.", "A better draft."])).new_run("Write")
+    await run.run()
+    await run.retry()
+
+    text = "".join(assert_inert(snapshot_html(run)).text)
+
+    assert text.index("A first draft.") < text.index(SET_ASIDE_NOTE) < text.index("A better")
+    assert text.count(SET_ASIDE_NOTE) == 1
 
 
 async def test_pending_interrupts_are_read_only_and_say_how_to_answer_from_code() -> None:

@@ -1,6 +1,6 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
-import { say } from "../kernel/protocol";
+import { retry, say } from "../kernel/protocol";
 import { useAnswer } from "../kernel/use-answer";
 import { useModelValue } from "../lib/hooks";
 import type { Model } from "../types";
@@ -11,7 +11,8 @@ const AT_REST = new Set(["idle", "completed", "failed", "cancelled"]);
 
 /**
  * Under a run that is not running and waits on nobody: a box for the next message of the
- * conversation, and after a stop or a failure, Continue. Both call the run's `run()`.
+ * conversation, and after a stop or a failure, Continue (the run's `run()`: go on from
+ * where it stopped) and Retry (`retry()`: ask the model again without the turn that ended it).
  */
 export function MessageBox({ model }: { model: Model }) {
   const status = useModelValue(model, "status") ?? "idle";
@@ -52,7 +53,11 @@ export function MessageBox({ model }: { model: Model }) {
       ${
         stopped
           ? html`<button type="button" class="pp-button" data-testid="pp-continue" disabled=${busy}
-              onClick=${() => void sending.send((kernel) => say(kernel, null))}>Continue</button>`
+                title="Go on from where it stopped"
+                onClick=${() => void sending.send((kernel) => say(kernel, null))}>Continue</button>
+              <button type="button" class="pp-button" data-testid="pp-retry" disabled=${busy}
+                title="Ask the model again, without the turn that ended the run"
+                onClick=${() => void sending.send((kernel) => retry(kernel))}>Retry</button>`
           : null
       }
       ${busy ? html`<span class="pp-muted" data-testid="pp-message-sending">Sending…</span>` : null}

@@ -11,6 +11,8 @@ import { Markdown } from "./Markdown";
 import { MessageBox } from "./MessageBox";
 import { HiddenWarning } from "./Revealed";
 import { ToolCall } from "./ToolCall";
+import { When } from "./When";
+import "./set-aside.css";
 
 /** Rows drawn at the end of a long transcript; earlier ones wait behind a button. */
 export const WINDOW = 40;
@@ -19,16 +21,26 @@ export const STEP = 200;
 
 /** The kernel's mark of a message cut short by Stop (`transcript.STOPPED_REASON`). */
 const STOPPED_REASON = "cancelled";
+/** Under a turn set aside by Retry (the saved snapshot says the same: `_snapshot.SET_ASIDE_NOTE`). */
+export const SET_ASIDE_NOTE = "Set aside: Retry asked the model again without this turn.";
 
 function MessageRow({ item }: { item: Item & { type: "user" | "assistant" } }) {
   const who = item.type === "user" ? "You" : "Assistant";
   const stopped = item.type === "assistant" && item.call?.finish_reason === STOPPED_REASON;
-  return html`<div class=${`pp-item pp-message pp-${item.type}${stopped ? " pp-stopped" : ""}`} data-testid="pp-item" data-type=${item.type}
-      data-stopped=${stopped ? "true" : null}>
+  const aside = item.type === "assistant" ? (item.set_aside ?? null) : null;
+  const classes = `pp-item pp-message pp-${item.type}${stopped ? " pp-stopped" : ""}${aside ? " pp-set-aside" : ""}`;
+  return html`<div class=${classes} data-testid="pp-item" data-type=${item.type}
+      data-stopped=${stopped ? "true" : null} data-set-aside=${aside ? "true" : null}>
     <div class="pp-role">${who}</div>
     ${item.text && hasHidden(item.text) ? html`<${HiddenWarning} what="text" />` : null}
     ${item.text ? html`<${Markdown} text=${item.text} />` : null}
-    ${stopped ? html`<p class="pp-muted pp-stopped-note" data-testid="pp-stopped-note">Stopped here; Continue asks the model again.</p>` : null}
+    ${
+      aside
+        ? html`<p class="pp-muted pp-set-aside-note" data-testid="pp-set-aside-note">${SET_ASIDE_NOTE}${" "}<${When} at=${aside.at} /></p>`
+        : stopped
+          ? html`<p class="pp-muted pp-stopped-note" data-testid="pp-stopped-note">Stopped here. Continue goes on from it; Retry asks the model again without it.</p>`
+          : null
+    }
   </div>`;
 }
 
@@ -38,9 +50,9 @@ const Message = memo(function ContainedMessage({ item }: { item: Item & { type: 
   return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} /></${Boundary}>`;
 });
 
-function ToolRowImpl({ call, card, readOnly }: { call: ToolItem; card: PendingCard | null; readOnly: boolean }) {
+function ToolRowImpl({ call, card, readOnly, aside }: { call: ToolItem; card: PendingCard | null; readOnly: boolean; aside: boolean }) {
   // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
-  return html`<div class="pp-row" data-testid="pp-row">
+  return html`<div class=${aside ? "pp-row pp-set-aside" : "pp-row"} data-testid="pp-row" data-set-aside=${aside ? "true" : null}>
     <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null} /><${DecisionLines} call=${call} /></${Boundary}>
     ${card ? html`<${Boundary} value=${card} label="card"><${Card} card=${card} readOnly=${readOnly} /></${Boundary}>` : null}
   </div>`;
@@ -61,28 +73,33 @@ function standIn(call: ToolCallRequest): ToolItem {
   return item;
 }
 
-export type Row = { key: string; kind: "message"; item: Item & { type: "user" | "assistant" } } | { key: string; kind: "tool"; call: ToolItem };
+export type Row =
+  | { key: string; kind: "message"; item: Item & { type: "user" | "assistant" } }
+  | { key: string; kind: "tool"; call: ToolItem; aside?: boolean };
 
 /**
  * The transcript as rows: messages, and tool calls where their records are (a call the
  * assistant asked for shows up where its record will: after the turn's records). An
- * assistant turn with no text that only calls tools has no row of its own.
+ * assistant turn with no text that only calls tools has no row of its own, unless Retry set
+ * it aside (its row says so); the calls of a set-aside turn are marked `aside`.
  */
 export function rowsOf(items: readonly Item[]): Row[] {
   const recorded = new Set<string>();
   for (const item of items) if (item.type === "tool") recorded.add(item.id);
   const rows: Row[] = [];
   let waiting: ToolCallRequest[] = [];
+  let aside = false;
   const flush = () => {
     for (const call of waiting) rows.push({ key: `t-${call.id}`, kind: "tool", call: standIn(call) });
     waiting = [];
   };
   items.forEach((item, index) => {
     if (item.type === "tool") {
-      rows.push({ key: `t-${item.id}`, kind: "tool", call: item });
+      rows.push(aside ? { key: `t-${item.id}`, kind: "tool", call: item, aside } : { key: `t-${item.id}`, kind: "tool", call: item });
     } else if (item.type === "user" || item.type === "assistant") {
       flush();
-      const toolsOnly = item.type === "assistant" && !item.text && (item.tool_calls ?? []).length > 0;
+      aside = item.type === "assistant" && !!item.set_aside;
+      const toolsOnly = item.type === "assistant" && !item.text && (item.tool_calls ?? []).length > 0 && !aside;
       if (!toolsOnly) rows.push({ key: `m-${index}`, kind: "message", item });
       if (item.type === "assistant") waiting = ((item as AssistantItem).tool_calls ?? []).filter((c) => !recorded.has(c.id));
     }
@@ -124,7 +141,7 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
   const earlier = hidden - pinned.length;
   const draw = (row: Row): VNode =>
     row.kind === "tool"
-      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} />`
+      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} aside=${!!row.aside} />`
       : html`<${Message} key=${row.key} item=${row.item} />`;
   return html`<section class="pp-transcript" aria-label="Transcript" data-rows=${rows.length}>
     ${

@@ -31,6 +31,12 @@ export function say(kernel: Kernel, text: string | null, timeoutMs?: number): Pr
   return kernel.request({ type: "say", text }, timeoutMs);
 }
 
+/** Asks the model again without the turn that ended the run (Retry, after a stop or a
+ * failure); that turn stays in the transcript, set aside. */
+export function retry(kernel: Kernel, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "retry" }, timeoutMs);
+}
+
 /** Goes on from a stepping run's pause before a model request ("step" or "continue"). */
 export function goOn(kernel: Kernel, action: "step" | "continue", timeoutMs?: number): Promise<Outcome> {
   return kernel.request({ type: "debug", action }, timeoutMs);

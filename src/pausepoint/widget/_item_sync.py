@@ -20,6 +20,7 @@ from ..run import (
     InterruptedEvent,
     MessageEvent,
     ResolvedEvent,
+    SetAsideEvent,
     TextDeltaEvent,
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
@@ -109,6 +110,8 @@ class ItemSync:
             position = self._positions.get(event.tool_call.id)
             if position is not None:
                 self._changed.add(position)
+        elif isinstance(event, SetAsideEvent):
+            self._changed.add(event.position)
         return False
 
     def poke(self, text_only: bool) -> None:

@@ -22,9 +22,18 @@ from ._view_state import load_line
 if TYPE_CHECKING:
     from ..run import AgentRun, PendingInterrupt
 
-__all__ = ["MAX_ITEMS", "MAX_TEXT", "TWIN_CLASS", "snapshot_body", "snapshot_html"]
+__all__ = [
+    "MAX_ITEMS",
+    "MAX_TEXT",
+    "SET_ASIDE_NOTE",
+    "TWIN_CLASS",
+    "snapshot_body",
+    "snapshot_html",
+]
 
 TWIN_CLASS = "pausepoint-snapshot-beside-view"
+SET_ASIDE_NOTE = "Set aside: Retry asked the model again without this turn."
+"""Under a turn set aside by Retry (the view says the same, js/src/components/Transcript.ts)."""
 """The class of a snapshot shown in the output after the run's live view: the view's
 style sheet hides it once the view is drawn."""
 MAX_ITEMS = 40
@@ -136,7 +145,12 @@ def _item(item: UserMessage | AssistantMessage | ToolCall) -> str:
             names = ", ".join(_code(call.name) for call in item.tool_calls)
             label = "" if said else f'<span style="{_STYLE["who"]}">Assistant</span>'
             said += f'<div>{label}<span style="{_STYLE["muted"]}">asks to call {names}</span></div>'
-        return said or _said("Assistant", "(no text)")
+        said = said or _said("Assistant", "(no text)")
+        if item.set_aside is not None:
+            said += f'<div style="{_STYLE["muted"]}">{SET_ASIDE_NOTE}</div>'
+        elif item.stopped:
+            said += f'<div style="{_STYLE["muted"]}">Stopped here.</div>'
+        return said
     return _tool(item)
 
 

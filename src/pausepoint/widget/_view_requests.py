@@ -68,6 +68,11 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         run = view.run
         return HandOver(loop(), lambda recorded: run.run(text, on_recorded=recorded))
 
+    def retry(_: Request) -> HandOver:
+        # Retry after a stop or a failure: ask the model again without the turn that ended it.
+        run = view.run
+        return HandOver(loop(), lambda recorded: run.retry(on_recorded=recorded, by="view"))
+
     def cancel(_: Request) -> Deferred:
         return Deferred(view.run.cancel_threadsafe("Stopped from the view."))
 
@@ -85,6 +90,7 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         "reject": answer,
         "debug": go_on,
         "say": say,
+        "retry": retry,
         "cancel": cancel,
         "value": value,
         "model_request": debug,
