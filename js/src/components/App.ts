@@ -3,6 +3,7 @@ import { useMemo } from "preact/hooks";
 import { useKernelGone } from "../kernel/liveness";
 import { STREAMING_KEY } from "../kernel/state";
 import { cardKey } from "../lib/card-key";
+import { GoneContext } from "../lib/gone";
 import { useFrameModelValue, useModelValue } from "../lib/hooks";
 import type { Item, Model } from "../types";
 import { Boundary } from "./Boundary";
@@ -47,7 +48,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   );
   const apart = pending.filter((c) => !inTranscript.includes(c));
 
-  return html`<div class="pp-root">
+  return html`<${GoneContext.Provider} value=${gone}><div class="pp-root">
     <${Boundary} value=${error ?? status} label="header">
       <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
         error=${error ?? null} meta=${meta ?? null} items=${items} gone=${gone} />
@@ -69,5 +70,5 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
         </section>`
         : null
     }
-  </div>`;
+  </div></${GoneContext.Provider}>`;
 }

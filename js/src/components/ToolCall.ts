@@ -1,15 +1,24 @@
 import { html } from "htm/preact";
 import { useMemo, useState } from "preact/hooks";
 import { type Decision, decisionsOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../lib/answers";
+import { useGone } from "../lib/gone";
 import { sameJson } from "../lib/json";
 import { keyArguments, kindTitle } from "../lib/labels";
-import type { InterruptEntry, ToolItem } from "../types";
+import type { InterruptEntry, ToolItem, ToolStatus } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { TextOrPreview } from "./Preview";
 import { callHasHidden, HiddenWarning, Revealed } from "./Revealed";
 import { When } from "./When";
 
+/** Statuses a live kernel can still move; once it is gone they are told in the past, in
+ * neutral, as the header tells the run's. */
+const MOVING: ReadonlySet<ToolStatus> = new Set(["pending", "running", "interrupted"]);
+
 function Resolution({ entry, decision }: { entry: InterruptEntry; decision: Decision | null }) {
+  const gone = useGone();
+  if (!decision && gone) {
+    return html`<p class="pp-resolution pp-muted" data-testid="pp-resolution" data-type="pending" data-gone="true">Was waiting for an answer when its kernel stopped</p>`;
+  }
   if (!decision) return html`<p class="pp-resolution pp-resolution-pending" data-testid="pp-resolution" data-type="pending">Waiting for an answer</p>`;
   const type = entry.resolution?.type ?? "resume";
   const tone = runsAction(decision) ? "resume" : "reject";
@@ -100,6 +109,7 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
   // The arguments the call runs with: a person's edits, not the model's first ask.
   const args = keyArguments(effectiveInput(call));
   const hidden = useMemo(() => callHasHidden(call), [call]);
+  const stopped = useGone() && MOVING.has(call.status);
   return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${call.name} data-tool-call-id=${call.id} open=${open}>
     <summary class="pp-tool-summary" onClick=${(e: Event) => {
       e.preventDefault();
@@ -108,7 +118,11 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
       <span class="pp-disclosure" aria-hidden="true">${open ? "▾" : "▸"}</span>
       <code class="pp-tool-name"><${Revealed} text=${call.name} /></code>
       ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args">· <${Revealed} text=${args} /></span>` : null}
-      <span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${shownStatus(call)}</span>
+      ${
+        stopped
+          ? html`<span class="pp-badge pp-badge-gone" data-testid="pp-tool-status" data-gone="true" title="When its kernel stopped">was ${shownStatus(call)}</span>`
+          : html`<span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${shownStatus(call)}</span>`
+      }
       ${hidden ? html`<span class="pp-badge pp-badge-hidden" data-testid="pp-hidden-badge" title="Hidden or direction-changing characters, shown as markers">hidden characters</span>` : null}
     </summary>
     ${open ? html`<${Body} call=${call} hasCard=${hasCard} hidden=${hidden} />` : null}
