@@ -1,5 +1,5 @@
 import { act } from "preact/test-utils";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { answerText } from "../src/components/Branches";
 import { LIST_ROWS } from "../src/components/DebugPanel";
 import { TIMELINE_BARS, timelineWindow } from "../src/components/Timeline";
@@ -8,8 +8,15 @@ import { finished, T } from "./fixtures-past";
 import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
 
 afterEach(() => {
+  vi.useRealTimers();
   document.body.innerHTML = "";
 });
+
+/** The clock at `minutes` after the fixture's run began. */
+function minutesLater(minutes: number): void {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(new Date(Date.UTC(2025, 0, 1) + minutes * 60_000));
+}
 
 function openDebug(view: ReturnType<typeof mount>): void {
   const panel = view.get("pp-debug") as HTMLDetailsElement;
@@ -47,7 +54,7 @@ describe("the step slider", () => {
     expect(range.getAttribute("aria-valuetext")).toBe("Step 5 of 7: Waiting for a person: refund");
     const past = within(view.get("pp-past"));
     expect(past.get("pp-past-status").dataset.status).toBe("interrupted");
-    expect(past.get("pp-past-status").textContent).toContain("1 pending interrupt");
+    expect(past.get("pp-past-status").textContent).toBe("Waiting for an answer");
     const cards = past.qa("pp-past-card");
     expect(cards.map((c) => c.dataset.kind)).toEqual(["tool-approval"]);
     expect(cards[0]!.textContent).toContain("Refund 500 cents?");
@@ -65,6 +72,67 @@ describe("the step slider", () => {
     click(view.get("pp-scrubber-live"));
     expect(view.q("pp-past")).toBeNull();
     expect(range.getAttribute("aria-valuetext")).toBe("Now (live)");
+    done();
+  });
+
+  it("says when that moment was, relative to now, with the exact time on hover", () => {
+    minutesLater(12);
+    const { view, done } = setup();
+    openDebug(view);
+    typeInto(view.get("pp-scrubber-range"), "4");
+    const head = view.get("pp-past").querySelector(".pp-past-head")!;
+    const when = within(head).get("pp-when");
+    expect(when.textContent).toBe("12 min ago");
+    expect(when.getAttribute("title")).toBe(new Date(T(1.4)).toLocaleString());
+    expect(head.textContent).toContain("As it was 12 min ago · read-only");
+    expect(head.textContent).not.toContain(new Date(T(1.4)).toLocaleString());
+    expect(head.textContent).not.toMatch(/interrupt/i);
+    done();
+  });
+
+  it("counts the answers waiting at that moment in words", () => {
+    const waiting = (id: string, at: number) => ({
+      type: "tool",
+      id,
+      name: "refund",
+      input: { order: id },
+      status: "interrupted",
+      result: null,
+      error: null,
+      interrupts: [
+        {
+          id: `i-${id}`,
+          kind: "tool-approval",
+          message: `Refund ${id}?`,
+          data: null,
+          state: null,
+          response_schema: null,
+          created_at: T(at),
+          expires_at: null,
+          resolution: null,
+        },
+      ],
+    });
+    const items = [
+      { type: "user", text: "Refund both" },
+      {
+        type: "assistant",
+        text: "",
+        tool_calls: [
+          { id: "a", name: "refund", input: { order: "a" } },
+          { id: "b", name: "refund", input: { order: "b" } },
+        ],
+        call: { model: "scripted", started_at: T(0), ended_at: T(0.1), usage: null, finish_reason: null },
+      },
+      waiting("a", 1),
+      waiting("b", 1.1),
+    ] as unknown as Item[];
+    const { view, done } = setup({ status: "interrupted", items });
+    openDebug(view);
+    typeInto(view.get("pp-scrubber-range"), "2");
+    const status = within(view.get("pp-past")).get("pp-past-status");
+    expect(status.textContent).toBe("Waiting for 2 answers");
+    expect(within(view.get("pp-past")).qa("pp-past-card")).toHaveLength(2);
     done();
   });
 
@@ -122,6 +190,40 @@ describe("the step slider", () => {
     click(view.get("pp-debug-more"));
     expect(view.qa("pp-debug-turn")).toHaveLength(LIST_ROWS * 11);
     expect(view.qa("pp-debug-turn")[0]!.dataset.turn).toBe(String(2000 - LIST_ROWS * 11));
+    done();
+  });
+});
+
+describe("the Debug panel's answers and forks", () => {
+  it("lists what you answered in words, when, each with Fork here", () => {
+    minutesLater(12);
+    const { view, done } = setup();
+    openDebug(view);
+    const rows = view.qa("pp-answered");
+    expect(rows.map((row) => [row.dataset.kind, row.dataset.decision])).toEqual([
+      ["breakpoint", "continued"],
+      ["tool-approval", "approved"],
+    ]);
+    expect(rows[0]!.textContent).toContain("Breakpoint before lookup: Continued");
+    expect(rows[1]!.textContent).toContain("Approval of refund: Approved");
+    const when = within(rows[1]!).get("pp-when");
+    expect(when.textContent).toBe("12 min ago");
+    expect(when.getAttribute("title")).toBe(new Date(T(3)).toLocaleString());
+    expect(within(rows[1]!).get("pp-fork-here").textContent).toBe("Fork here");
+    const panel = view.get("pp-debug");
+    expect(panel.textContent).toContain("What you answered");
+    expect(panel.textContent).not.toMatch(/interrupt|resolution|resume/i);
+    done();
+  });
+
+  it("names each fork by where it began, its status in words and how to show it in code, the run id on hover", () => {
+    const { view, done } = setup({ forks: [forkInfo] });
+    openDebug(view);
+    const row = view.get("pp-fork");
+    expect(row.textContent).toContain("Fork 0, at the approval of refund · Waiting for an answer · in code: run.forks[0]");
+    expect(row.textContent).not.toContain("run-fork");
+    expect(row.querySelector('code[title="Run run-fork"]')!.textContent).toBe("run.forks[0]");
+    expect(view.get("pp-debug").textContent).not.toMatch(/interrupt|at ap\b/i);
     done();
   });
 });

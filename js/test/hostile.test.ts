@@ -196,8 +196,8 @@ describe("words for people", () => {
       debug.dispatchEvent(new Event("toggle"));
     });
     expect(view.qa("pp-answered").map((li) => li.textContent)).toEqual([
-      expect.stringContaining("Approval at delete_file: answered"),
-      expect.stringContaining("Question at delete_file: answered"),
+      expect.stringContaining("Approval of delete_file: Approved"),
+      expect.stringContaining("Question from delete_file: Answered: because"),
     ]);
     expect(view.el.textContent).not.toMatch(/tool-approval|generic|unbound|Resume data|resume/i);
     expect(view.get("pp-status").textContent).toBe("Waiting for an answer");

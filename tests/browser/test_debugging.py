@@ -1,7 +1,7 @@
 """Debugging a run from its view in a real JupyterLab: Step buttons, a breakpoint with
 edited arguments, Continue, Fork here at an answered approval, the fork answered the other
-way in its own view, both branches side by side, and the step slider back to the approval.
-Screenshots go to test-artifacts/browser/."""
+way in its own view, both branches side by side, the step slider back to the approval, and
+the header's Copy menu closing as menus do. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -106,9 +106,13 @@ def test_step_break_edit_continue_fork_compare_and_go_back_from_the_view(
     )
 
     view.get_by_test_id("pp-debug").locator("summary").click()
-    answered = view.locator('[data-testid="pp-answered"]', has_text="Approval at")
+    answered = view.locator('[data-testid="pp-answered"][data-kind="tool-approval"]')
+    expect(answered).to_contain_text("Approval of refund: Approved")
+    expect(answered.get_by_test_id("pp-when")).to_have_text(re.compile("just now|min ago"))
     answered.get_by_test_id("pp-fork-here").click()
     expect(view.get_by_test_id("pp-fork")).to_have_count(1, timeout=30_000)
+    expect(view.get_by_test_id("pp-fork")).to_contain_text("Fork 0, at the approval of refund")
+    expect(view.get_by_test_id("pp-debug")).not_to_contain_text("interrupt")
     nb.screenshot("debug-forked")
 
     # The fork, in its own view: the approval open again; reject it this time.
@@ -148,6 +152,10 @@ def test_step_break_edit_continue_fork_compare_and_go_back_from_the_view(
     expect(slider).to_have_attribute("aria-valuetext", re.compile("Waiting for a person: refund"))
     past = view.get_by_test_id("pp-past")
     expect(past.get_by_test_id("pp-past-status")).to_have_attribute("data-status", "interrupted")
+    expect(past.get_by_test_id("pp-past-status")).to_have_text("Waiting for an answer")
+    then = past.locator(".pp-past-head").get_by_test_id("pp-when")
+    expect(then).to_have_text(re.compile("just now|min ago"))
+    expect(then).to_have_attribute("title", re.compile(r"\d:\d\d:\d\d"))
     card = past.get_by_test_id("pp-past-card")
     expect(card).to_have_attribute("data-kind", "tool-approval")
     # The arguments as edited at the breakpoint before it.
@@ -161,3 +169,17 @@ def test_step_break_edit_continue_fork_compare_and_go_back_from_the_view(
     nb.screenshot("debug-scrubbed")
     view.get_by_test_id("pp-scrubber-live").click()
     expect(view.get_by_test_id("pp-past")).to_have_count(0)
+
+    # The Copy menu closes on a click outside it, and on Escape with focus back on Copy.
+    menu = view.get_by_test_id("pp-copy-menu")
+    copy = menu.locator("summary")
+    copy.click()
+    expect(menu.get_by_test_id("pp-copy-run-id")).to_be_visible()
+    view.get_by_test_id("pp-status").click()
+    expect(menu).not_to_have_attribute("open", "")
+    expect(menu.get_by_test_id("pp-copy-run-id")).to_be_hidden()
+    copy.click()
+    menu.get_by_test_id("pp-copy").focus()
+    nb.page.keyboard.press("Escape")
+    expect(menu.get_by_test_id("pp-copy")).to_be_hidden()
+    expect(copy).to_be_focused()

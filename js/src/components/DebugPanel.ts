@@ -3,15 +3,17 @@ import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { fork, modelRequest } from "../kernel/protocol";
 import { type Kernel, useKernel } from "../kernel/requests";
+import { decisionsOf, decisionWords } from "../lib/answers";
 import { useModelValue } from "../lib/hooks";
 import { kindTitle } from "../lib/labels";
 import { stepsOf } from "../lib/past";
-import type { Item, Json, Model, ResponseError, ToolItem } from "../types";
+import type { InterruptEntry, Item, Json, Model, ResponseError, ToolItem } from "../types";
 import { Branches, STATUS_WORDS } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
 import { Revealed } from "./Revealed";
 import { Scrubber } from "./Scrubber";
 import { Timeline } from "./Timeline";
+import { When } from "./When";
 
 /** Rows a list of the panel draws at first, and one press of "Show more" adds. */
 export const LIST_ROWS = 20;
@@ -33,9 +35,32 @@ function seconds(start?: string | null, end?: string | null): string | null {
   return Number.isFinite(ms) ? `${(ms / 1000).toFixed(3)} s` : null;
 }
 
+const PAUSE_WORDS: Record<string, string> = {
+  "tool-approval": "Approval of",
+  breakpoint: "Breakpoint before",
+};
+
+/** "Approval of `refund`", "Question from `survey`", "Breakpoint before `lookup`": a
+ * pause, named by its action. */
+function pauseTitle(kind: string, tool: string, lower = false) {
+  const words = PAUSE_WORDS[kind] ?? `${kindTitle(kind)} from`;
+  return html`${lower ? words.toLowerCase() : words} <code><${Revealed} text=${tool} /></code>`;
+}
+
+/** The pause a fork starts from, found in this run's transcript. */
+function forkPoint(items: readonly Item[], interruptId: string | null): { entry: InterruptEntry; tool: ToolItem } | null {
+  if (!interruptId) return null;
+  for (const item of items) {
+    if (item.type !== "tool") continue;
+    const entry = (item.interrupts ?? []).find((e) => e.id === interruptId);
+    if (entry) return { entry, tool: item };
+  }
+  return null;
+}
+
 /** Debugging tools under the transcript: a timeline and a slider back through the run's
  * steps, each model turn's request on demand (with its model, time and usage), "Fork
- * here" on every answered interrupt, and this run's forks, each comparable side by side. */
+ * here" at every answer given, and this run's forks, each comparable side by side. */
 export function DebugPanel({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
   const kernel = useKernel();
   const forks = useModelValue(model, "forks") ?? [];
@@ -63,9 +88,11 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     "turns",
   );
   const answered = tail(
-    items.flatMap((item) =>
-      item.type === "tool" ? ((item as ToolItem).interrupts ?? []).filter((e) => e.resolution).map((entry) => ({ tool: item as ToolItem, entry })) : [],
-    ),
+    items.flatMap((item) => {
+      if (item.type !== "tool") return [];
+      const decisions = decisionsOf(item);
+      return (item.interrupts ?? []).flatMap((entry, i) => (entry.resolution ? [{ tool: item, entry, decision: decisions[i] ?? null }] : []));
+    }),
     answeredRows,
     () => setAnsweredRows(answeredRows + LIST_ROWS * 10),
     "answers",
@@ -109,11 +136,14 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     ${shown ? html`<div data-testid="pp-model-request"><${JsonBlock} label=${`Model request, turn ${shown.turn}`} value=${shown.value} /></div>` : null}
     ${
       answered.rows.length > 0
-        ? html`${answered.button}<ul class="pp-debug-answered">
+        ? html`<div class="pp-block-label">What you answered</div>${answered.button}<ul class="pp-debug-answered" aria-label="What you answered">
           ${answered.rows.map(
-            ({ tool, entry }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id}>
-              ${kindTitle(entry.kind)} at <code><${Revealed} text=${tool.name} /></code>: ${entry.resolution?.type === "reject" ? "rejected" : "answered"}
+            ({ tool, entry, decision }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id} data-kind=${entry.kind}
+              data-decision=${decision?.kind ?? ""}>
+              ${pauseTitle(entry.kind, tool.name)}: <${Revealed} text=${decision ? decisionWords(decision) : "Answered"} />
+              ${entry.resolution?.at ? html` · <${When} at=${entry.resolution.at} />` : null}
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-here" disabled=${busy || readOnly}
+                title="A new run from this moment, to answer it another way"
                 onClick=${() =>
                   ask(
                     (k) => fork(k, entry.id),
@@ -127,11 +157,12 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     ${
       forks.length > 0
         ? html`<div class="pp-debug-forks" data-testid="pp-forks">
-          Forks (show one with <code>run.forks[i]</code>):
-          <ul>${forks.map((f, i) => {
+          <div class="pp-block-label">Forks</div>
+          <ul aria-label="Forks">${forks.map((f, i) => {
             const open = comparing === f.runId;
+            const point = forkPoint(items, f.interruptId);
             return html`<li data-testid="pp-fork" data-run-id=${f.runId} data-status=${f.status}>
-              [${i}] <code>${f.runId}</code> at <code>${f.interruptId ?? ""}</code> · ${STATUS_WORDS[f.status] ?? f.status}
+              Fork ${i}${point ? html`, at the ${pauseTitle(point.entry.kind, point.tool.name, true)}` : null} · ${STATUS_WORDS[f.status] ?? f.status} · <span class="pp-muted">in code: <code title=${`Run ${f.runId}`}>run.forks[${i}]</code></span>
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-compare" aria-expanded=${open ? "true" : "false"}
                 onClick=${() => setComparing(open ? null : f.runId)}>${open ? "Hide comparison" : "Compare"}</button>
               ${open ? html`<${Branches} fork=${f} index=${i} items=${items} readOnly=${readOnly} />` : null}

@@ -1,11 +1,12 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import { formatTime, useUniqueId } from "../lib/hooks";
+import { useUniqueId } from "../lib/hooks";
 import { callTitle, kindTitle } from "../lib/labels";
 import { type PastState, type Step, stateAt, stepTitle } from "../lib/past";
 import type { Item, PendingCard } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { Transcript } from "./Transcript";
+import { When } from "./When";
 
 const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
 
@@ -15,8 +16,9 @@ function keepKeys(event: KeyboardEvent): void {
   if (SLIDER_KEYS.has(event.key)) event.stopPropagation();
 }
 
+/** When a step began, as an ISO time (steps count microseconds). */
 function stepTime(step: Step): string {
-  return formatTime(new Date(step.start / 1000).toISOString());
+  return new Date(step.start / 1000).toISOString();
 }
 
 /** A pause as it stood then: what it asked, never answerable here. */
@@ -36,11 +38,11 @@ function PastCard({ card }: { card: PendingCard }) {
 
 function Past({ past, index, total }: { past: PastState; index: number; total: number }) {
   const waiting = past.cards.length;
-  const label = past.status === "interrupted" ? `Waiting for an answer: ${waiting} pending ${waiting === 1 ? "interrupt" : "interrupts"}` : "Running";
+  const label = past.status !== "interrupted" ? "Running" : waiting > 1 ? `Waiting for ${waiting} answers` : "Waiting for an answer";
   return html`<section class="pp-past" data-testid="pp-past" aria-label=${`The run as it was at step ${index + 1} of ${total}`}>
     <p class="pp-past-head">
       <span class=${`pp-status pp-status-${past.status}`} data-testid="pp-past-status" data-status=${past.status}>${label}</span>
-      <span class="pp-muted">at ${stepTime(past.step)} · read-only</span>
+      <span class="pp-muted">As it was <${When} at=${stepTime(past.step)} /> · read-only</span>
     </p>
     ${past.cards.map((card) => html`<${PastCard} key=${card.id} card=${card} />`)}
     <${Transcript} items=${past.items} streaming="" />
