@@ -120,6 +120,18 @@ describe("previews of large values", () => {
     done();
   });
 
+  it("says why small arguments holding the preview key arrived as a preview of themselves", () => {
+    const own = '{\n  "pausepoint:preview": {\n    "text": "{\\"path\\": \\"/tmp\\"}"\n  },\n  "path": "/"\n}';
+    const card = { ...approvalCard, args: marker(own, 120, "card/int-approve/args") };
+    const { view, done } = setup({ status: "interrupted", pending: [card] });
+    expect(isDisabled(view.get("pp-edit-args"))).toBe(true);
+    const note = view.get("pp-too-large-to-edit").textContent ?? "";
+    expect(note).toContain("hold the key pausepoint:preview");
+    expect(note).not.toContain("too large");
+    expect(view.get("pp-args").textContent).toContain('"path": "/"');
+    done();
+  });
+
   it("keeps editing for arguments that came whole", () => {
     const { view, done } = setup({ status: "interrupted", pending: [approvalCard] });
     expect(isDisabled(view.get("pp-edit-args"))).toBe(false);

@@ -112,13 +112,20 @@ export function TextOrPreview({ value }: { value: unknown }) {
   return preview ? html`<${Preview} preview=${preview} />` : html`<${Revealed} text=${String(value ?? "")} />`;
 }
 
+/** Values up to this size (`_preview.PREVIEW_LIMIT`) arrive whole, unless they hold the
+ * preview key: the kernel then sends them as a preview of themselves. */
+export const PREVIEW_LIMIT = 32 * 1024;
+
 /** Why a card's arguments cannot be edited here: they arrived as a preview. */
 export function TooLargeToEdit({ value }: { value: unknown }) {
   const preview = previewOf(value);
-  return preview
-    ? html`<p class="pp-muted pp-preview-note" data-testid="pp-too-large-to-edit">
-        These arguments (${formatBytes(preview.bytes)}) are too large to edit here; approve or reject them as
-        they are, or answer from code with <code>run.resume(...)</code>.
-      </p>`
-    : null;
+  if (!preview) return null;
+  const why =
+    preview.bytes > PREVIEW_LIMIT
+      ? html`These arguments (${formatBytes(preview.bytes)}) are too large to edit here`
+      : html`These arguments hold the key <code>${PREVIEW_KEY}</code>, which the view keeps for its own previews, so they are
+          shown as their JSON text and cannot be edited here`;
+  return html`<p class="pp-muted pp-preview-note" data-testid="pp-too-large-to-edit">
+    ${why}; approve or reject them as they are, or answer from code with <code>run.resume(...)</code>.
+  </p>`;
 }

@@ -7,6 +7,12 @@ sent as the marker `{"pausepoint:preview": {"text", "bytes", "ref"}}`: the first
 and an opaque reference the front end sends back in a `{type: "value", ref}` request to
 get the whole value. The kernel keeps no copy: a reference is the place of the value in
 what the view shows (`item/3/result`), found again when asked.
+
+Only the kernel writes markers. A value that holds the marker's key anywhere (a model's
+arguments, a tool's result, a person's answer) is itself sent as a preview, whose text is
+the value's own JSON: no value can pose as a preview and show text it chose instead of
+itself. Answers holding the key are ordinary data (`is_preview` knows the markers the
+kernel makes by their exact shape).
 """
 
 from __future__ import annotations
@@ -44,6 +50,10 @@ _CARD_VALUES = ("args", "validatedArgs", "data")
 _ENTRY_VALUES = ("data", "state")
 
 
+_MARKER = json.dumps(PREVIEW_KEY).encode()
+_MARKER_FIELDS = frozenset({"text", "bytes", "ref"})
+
+
 def _size(value: Any) -> int:
     """The value's size in UTF-8 bytes: a text's own, else its compact JSON's."""
     if isinstance(value, str):
@@ -53,6 +63,20 @@ def _size(value: Any) -> int:
     if value is None or isinstance(value, bool | int | float):
         return 0
     return len(pydantic_core.to_json(value, fallback=str))
+
+
+def _preview_size(value: Any) -> int | None:
+    """The value's size when it must travel as a preview (over the limit, or a container
+    holding the marker's key, or that text, anywhere), else None."""
+    if isinstance(value, str):
+        size = _size(value)
+        return size if size > PREVIEW_LIMIT else None
+    if value is None or isinstance(value, bool | int | float):
+        return None
+    raw = pydantic_core.to_json(value, fallback=str)
+    if len(raw) > PREVIEW_LIMIT or _MARKER in raw:
+        return len(raw)
+    return None
 
 
 def _head(value: Any) -> str:
@@ -71,9 +95,10 @@ def _head(value: Any) -> str:
 
 
 def bounded(value: Any, ref: str) -> Any:
-    """`value` itself when small enough, else its preview marker naming `ref`."""
-    size = _size(value)
-    if size <= PREVIEW_LIMIT:
+    """`value` itself when small enough and free of the marker's key, else its preview
+    marker naming `ref`."""
+    size = _preview_size(value)
+    if size is None:
         return value
     return {PREVIEW_KEY: {"text": _head(value), "bytes": size, "ref": ref}}
 
@@ -92,12 +117,28 @@ def ref_of(kind: str, name: str) -> str:
 
 
 def is_preview(value: Any) -> bool:
-    """Whether `value` is (or holds anywhere) a preview marker instead of a real value."""
+    """Whether `value` is (or holds anywhere) a preview marker as the kernel makes them,
+    sent back instead of the value it stands for. Any other use of the key is data."""
     if isinstance(value, dict):
-        return PREVIEW_KEY in value or any(is_preview(v) for v in value.values())
+        if _is_marker(value):
+            return True
+        return any(is_preview(v) for v in value.values())
     if isinstance(value, list):
         return any(is_preview(v) for v in value)
     return False
+
+
+def _is_marker(value: dict[str, Any]) -> bool:
+    if len(value) != 1 or PREVIEW_KEY not in value:
+        return False
+    info = value[PREVIEW_KEY]
+    return (
+        isinstance(info, dict)
+        and info.keys() == _MARKER_FIELDS
+        and isinstance(info["text"], str)
+        and type(info["bytes"]) is int
+        and isinstance(info["ref"], str)
+    )
 
 
 def _bound_in(container: dict[str, Any], key: str, ref: str) -> None:
@@ -108,7 +149,7 @@ def _bound_in(container: dict[str, Any], key: str, ref: str) -> None:
 def _bound_answer(resolution: dict[str, Any], ref: str) -> None:
     """An approval's answer keeps `approved` in sight: its parts are bounded one by one."""
     data = resolution.get("data")
-    if isinstance(data, dict) and "approved" in data and _size(data) > PREVIEW_LIMIT:
+    if isinstance(data, dict) and "approved" in data and _preview_size(data) is not None:
         parts = dict(data)
         for key in parts:
             if key != "approved":
