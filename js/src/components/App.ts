@@ -61,7 +61,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
     <${Boundary} value=${items} label="debug panel"><${DebugPanel} model=${model} items=${items} readOnly=${gone} /></${Boundary}>
     ${
       apart.length > 0
-        ? html`<section class="pp-cards" aria-label="Pending interrupts">
+        ? html`<section class="pp-cards" aria-label="Waiting for your answer">
           ${apart.map(
             (card) => html`<${Boundary} key=${cardKey(card)} value=${card} label="card">
               <${card.kind === "breakpoint" ? BreakpointCard : Card} card=${card} readOnly=${gone} />
