@@ -1,6 +1,8 @@
 import { html } from "htm/preact";
 import { problemPath } from "../kernel/protocol";
+import { revealText } from "../lib/unicode";
 import type { ResponseError } from "../types";
+import { Revealed } from "./Revealed";
 
 const ERROR_TITLES: Record<string, string> = {
   InvalidResolutionError: "The answer was not accepted.",
@@ -31,19 +33,19 @@ export function AnswerError({
   className?: string;
 }) {
   const problems = Array.isArray(error.problems) ? error.problems : [];
-  const body = html`<strong>${ERROR_TITLES[error.name] ?? `${error.name}:`}</strong> ${error.message}
+  const body = html`<strong>${ERROR_TITLES[error.name] ?? html`<${Revealed} text=${String(error.name)} />:`}</strong> <${Revealed} text=${String(error.message ?? "")} />
     ${
       problems.length > 0
         ? html`<ul class="pp-problems">
           ${problems.map((p) => {
             const full = problemPath(p.path);
             const path = within && full.startsWith(`${within}.`) ? full.slice(within.length + 1) : full;
-            return html`<li data-testid="pp-problem" data-path=${path}><code>${path || "(answer)"}</code>: ${p.message}</li>`;
+            return html`<li data-testid="pp-problem" data-path=${revealText(path)}><code><${Revealed} text=${path || "(answer)"} /></code>: <${Revealed} text=${String(p.message ?? "")} /></li>`;
           })}
         </ul>`
         : null
     }`;
   return inline
-    ? html`<span class=${className} role="alert" data-testid=${testid} data-error=${error.name}>${body}</span>`
-    : html`<div class=${className} role="alert" data-testid=${testid} data-error=${error.name}>${body}</div>`;
+    ? html`<span class=${className} role="alert" data-testid=${testid} data-error=${revealText(String(error.name))}>${body}</span>`
+    : html`<div class=${className} role="alert" data-testid=${testid} data-error=${revealText(String(error.name))}>${body}</div>`;
 }

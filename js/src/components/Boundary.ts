@@ -55,7 +55,7 @@ export class Boundary extends Component<BoundaryProps, BoundaryState> {
   render({ value, label, children }: BoundaryProps, { error }: BoundaryState) {
     if (!error) return children;
     return html`<div class="pp-boundary" role="alert" data-testid="pp-boundary" data-label=${label}>
-      <p><strong>This ${label} could not be shown.</strong> <span data-testid="pp-boundary-error">${error.name}: ${error.message}</span></p>
+      <p><strong>This ${label} could not be shown.</strong> <span data-testid="pp-boundary-error">${rawText(`${error.name}: ${error.message}`)}</span></p>
       <pre class="pp-json" data-testid="pp-boundary-raw">${rawText(value)}</pre>
     </div>`;
   }

@@ -4,7 +4,9 @@ import { branches } from "../kernel/protocol";
 import { useKernel } from "../kernel/requests";
 import { argsBefore, decisionOf, decisionWords } from "../lib/answers";
 import { kindTitle } from "../lib/labels";
+import { revealText } from "../lib/unicode";
 import type { ForkInfo, Item, JsonObject, Resolution, ResponseError, RunStatus } from "../types";
+import { Revealed } from "./Revealed";
 import { Transcript } from "./Transcript";
 
 export interface Branch {
@@ -56,13 +58,13 @@ function BranchColumn({
   before: JsonObject | null;
 }) {
   return html`<section class="pp-branch" data-testid="pp-branch" data-branch=${which} aria-label=${title}>
-    <h4 class="pp-branch-title">${title} <code class="pp-muted">${branch.runId}</code></h4>
+    <h4 class="pp-branch-title">${title} <code class="pp-muted"><${Revealed} text=${branch.runId} /></code></h4>
     <p class=${`pp-branch-answer pp-branch-answer-${branch.answer?.type ?? "pending"}`} data-testid="pp-branch-answer">
-      ${answerText(kind, branch.answer, before)}
+      <${Revealed} text=${answerText(kind, branch.answer, before)} />
     </p>
     <p class="pp-branch-status">
-      <span class=${`pp-status pp-status-${branch.status}`} data-testid="pp-branch-status" data-status=${branch.status}>
-        ${STATUS_WORDS[branch.status] ?? branch.status}</span>
+      <span class=${`pp-status pp-status-${branch.status}`} data-testid="pp-branch-status" data-status=${revealText(branch.status)}>
+        <${Revealed} text=${STATUS_WORDS[branch.status] ?? branch.status} /></span>
     </p>
     <${Transcript} items=${branch.items} streaming="" />
   </section>`;
@@ -97,11 +99,11 @@ export function Branches({ fork, index, items, readOnly = false }: { fork: ForkI
     void load();
   }, [kernel, fork.runId, fork.status, fork.items, items.length, readOnly]);
 
-  return html`<div class="pp-branches" data-testid="pp-branches" data-fork=${fork.runId} aria-busy=${loading ? "true" : "false"}>
+  return html`<div class="pp-branches" data-testid="pp-branches" data-fork=${revealText(fork.runId)} aria-busy=${loading ? "true" : "false"}>
     <div class="pp-branches-head">
       <span>${
         value
-          ? html`From the ${value.kind === "breakpoint" ? "breakpoint" : kindTitle(value.kind).toLowerCase()} of <code>${value.toolName}</code>: ${value.message}`
+          ? html`From the ${value.kind === "breakpoint" ? "breakpoint" : kindTitle(value.kind).toLowerCase()} of <code><${Revealed} text=${value.toolName} /></code>: <${Revealed} text=${value.message} />`
           : loading
             ? "Loading both branches…"
             : null
@@ -109,7 +111,7 @@ export function Branches({ fork, index, items, readOnly = false }: { fork: ForkI
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-branches-refresh" disabled=${loading || readOnly}
         onClick=${() => void load()}>Refresh</button>
     </div>
-    ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}
+    ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong><${Revealed} text=${error.name} />:</strong> <${Revealed} text=${error.message} /></div>` : null}
     ${
       value
         ? html`<div class="pp-branches-columns">

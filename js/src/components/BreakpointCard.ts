@@ -3,12 +3,13 @@ import { useState } from "preact/hooks";
 import { resume } from "../kernel/protocol";
 import { useAnswer } from "../kernel/use-answer";
 import { useUniqueId } from "../lib/hooks";
+import { revealText } from "../lib/unicode";
 import type { Json, PendingCard } from "../types";
 import { AnswerError } from "./AnswerError";
 import { JsonBlock } from "./JsonBlock";
 import type { EditorState } from "./JsonEditor";
 import { previewOf, TooLargeToEdit } from "./Preview";
-import { Revealed } from "./Revealed";
+import { cardHasHidden, HiddenWarning, Revealed } from "./Revealed";
 import { AnswerEditor } from "./SchemaForm";
 
 /** A breakpoint: a debugging pause before an action, answered with Continue, Step,
@@ -35,9 +36,9 @@ export function BreakpointCard({ card, readOnly: offline = false }: { card: Pend
     class=${`pp-card pp-card-breakpoint${readOnly ? " pp-card-readonly" : ""}`}
     data-testid="pp-card"
     data-kind="breakpoint"
-    data-interrupt-id=${card.id}
+    data-interrupt-id=${revealText(card.id)}
     data-phase=${phase}
-    aria-label=${`Breakpoint: ${card.message}`}
+    aria-label=${revealText(`Breakpoint: ${card.message}`)}
     aria-busy=${phase === "sending" ? "true" : "false"}
   >
     <div class="pp-card-head">
@@ -45,9 +46,10 @@ export function BreakpointCard({ card, readOnly: offline = false }: { card: Pend
       ${phase === "sending" ? html`<span class="pp-muted" data-testid="pp-sending">Sending…</span>` : null}
       ${phase === "sent" ? html`<span class="pp-muted" data-testid="pp-sent">Sent; waiting for the run</span>` : null}
     </div>
+    ${cardHasHidden(card) ? html`<${HiddenWarning} what="card" />` : null}
     <p class="pp-card-message"><${Revealed} text=${card.message} /></p>
     <div class="pp-card-body">
-      <p class="pp-tool-line">Before <code class="pp-tool-name"><${Revealed} text=${card.toolName ?? "(unnamed)"} /></code></p>
+      <p class="pp-tool-line">Before <code class="pp-tool-name pp-card-tool"><${Revealed} text=${card.toolName ?? "(unnamed)"} /></code></p>
       ${
         editing
           ? html`<${AnswerEditor}

@@ -68,7 +68,10 @@ function Arguments({ card }: { card: PendingCard }) {
       <div class="pp-card-warning" role="note" data-testid="pp-args-problems">
         <strong>These arguments do not fit the action's input</strong>; approved as they are, the call fails.
         <ul class="pp-problems">
-          ${problems.map((p) => html`<li data-path=${problemPath(p.path)}><code>${problemPath(p.path) || "(arguments)"}</code>: ${p.message}</li>`)}
+          ${problems.map(
+            (p) =>
+              html`<li data-path=${revealText(problemPath(p.path))}><code><${Revealed} text=${problemPath(p.path) || "(arguments)"} /></code>: <${Revealed} text=${String(p.message ?? "")} /></li>`,
+          )}
         </ul>
       </div>`;
   }
@@ -213,7 +216,7 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
     class=${`pp-card pp-card-${card.kind}${!answerable || readOnly ? " pp-card-readonly" : ""}${expired ? " pp-card-expired" : ""}`}
     data-testid="pp-card"
     data-kind=${card.kind}
-    data-interrupt-id=${card.id}
+    data-interrupt-id=${revealText(card.id)}
     data-phase=${expired ? "expired" : phase}
     data-readonly=${readOnly || !answerable ? "true" : "false"}
     aria-label=${revealText(`${kindTitle(card.kind)}: ${card.toolName ? `${callTitle(card.toolName, card.args)}: ` : ""}${card.message}`)}

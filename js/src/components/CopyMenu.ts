@@ -2,8 +2,10 @@ import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fullValue } from "../kernel/protocol";
 import { useKernel } from "../kernel/requests";
+import { revealText } from "../lib/unicode";
 import type { Item } from "../types";
 import { PREVIEW_KEY } from "./Preview";
+import { Revealed } from "./Revealed";
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -85,11 +87,11 @@ export function CopyMenu({ runId, meta, items }: { runId: string; meta: Record<s
 
   return html`<details class="pp-copy-menu" data-testid="pp-copy-menu" ref=${menu}
     onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
-    <summary class="pp-button pp-button-quiet" title=${runId ? `Run ${runId}` : undefined}>Copy</summary>
+    <summary class="pp-button pp-button-quiet" title=${runId ? revealText(`Run ${runId}`) : undefined}>Copy</summary>
     <div class="pp-copy-items">
-      <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy-run-id" aria-label=${`Copy the run id ${runId}`}
+      <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy-run-id" aria-label=${revealText(`Copy the run id ${runId}`)}
         onClick=${() => void copyAndSay("id", runId)}>
-        ${copied === "id" ? "Copied" : copied === "id-failed" ? "Copy failed" : "Copy the run id"} <code class="pp-run-id" data-testid="pp-run-id">${runId}</code>
+        ${copied === "id" ? "Copied" : copied === "id-failed" ? "Copy failed" : "Copy the run id"} <code class="pp-run-id" data-testid="pp-run-id"><${Revealed} text=${runId} /></code>
       </button>
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy" aria-label="Copy JSON of the prompt" onClick=${onCopy}>
         ${copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy JSON of the prompt"}

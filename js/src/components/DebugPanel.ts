@@ -7,6 +7,7 @@ import { decisionsOf, decisionWords } from "../lib/answers";
 import { useModelValue } from "../lib/hooks";
 import { kindTitle } from "../lib/labels";
 import { stepsOf } from "../lib/past";
+import { revealText } from "../lib/unicode";
 import type { InterruptEntry, Item, Json, Model, ResponseError, ToolItem } from "../types";
 import { Branches, STATUS_WORDS } from "./Branches";
 import { JsonBlock } from "./JsonBlock";
@@ -123,7 +124,13 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
               .join(", ")
           : null;
         return html`<li data-testid="pp-debug-turn" data-turn=${turn}>
-          Turn ${turn}${call ? html` · <code>${call.model}</code> · ${seconds(call.started_at, call.ended_at) ?? ""}${usage ? ` · ${usage}` : ""}${call.finish_reason ? ` · ${call.finish_reason}` : ""}` : null}
+          Turn ${turn}${
+            call
+              ? html` · <code class="pp-debug-model" data-testid="pp-debug-model"><${Revealed} text=${String(call.model ?? "")} /></code> · ${seconds(call.started_at, call.ended_at) ?? ""}${
+                  usage ? html` · <span data-testid="pp-debug-usage"><${Revealed} text=${usage} /></span>` : null
+                }${call.finish_reason ? html` · <span data-testid="pp-debug-finish"><${Revealed} text=${String(call.finish_reason)} /></span>` : null}`
+              : null
+          }
           <button type="button" class="pp-button pp-button-quiet" data-testid="pp-show-request" disabled=${busy || readOnly}
             onClick=${() =>
               ask(
@@ -138,7 +145,7 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
       answered.rows.length > 0
         ? html`<div class="pp-block-label">What you answered</div>${answered.button}<ul class="pp-debug-answered" aria-label="What you answered">
           ${answered.rows.map(
-            ({ tool, entry, decision }) => html`<li data-testid="pp-answered" data-interrupt-id=${entry.id} data-kind=${entry.kind}
+            ({ tool, entry, decision }) => html`<li data-testid="pp-answered" data-interrupt-id=${revealText(entry.id)} data-kind=${entry.kind}
               data-decision=${decision?.kind ?? ""}>
               ${pauseTitle(entry.kind, tool.name)}: <${Revealed} text=${decision ? decisionWords(decision) : "Answered"} />
               ${entry.resolution?.at ? html` · <${When} at=${entry.resolution.at} />` : null}
@@ -161,8 +168,8 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
           <ul aria-label="Forks">${forks.map((f, i) => {
             const open = comparing === f.runId;
             const point = forkPoint(items, f.interruptId);
-            return html`<li data-testid="pp-fork" data-run-id=${f.runId} data-status=${f.status}>
-              Fork ${i}${point ? html`, at the ${pauseTitle(point.entry.kind, point.tool.name, true)}` : null} · ${STATUS_WORDS[f.status] ?? f.status} · <span class="pp-muted">in code: <code title=${`Run ${f.runId}`}>run.forks[${i}]</code></span>
+            return html`<li data-testid="pp-fork" data-run-id=${revealText(f.runId)} data-status=${revealText(f.status)}>
+              Fork ${i}${point ? html`, at the ${pauseTitle(point.entry.kind, point.tool.name, true)}` : null} · <${Revealed} text=${STATUS_WORDS[f.status] ?? f.status} /> · <span class="pp-muted">in code: <code title=${revealText(`Run ${f.runId}`)}>run.forks[${i}]</code></span>
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-compare" aria-expanded=${open ? "true" : "false"}
                 onClick=${() => setComparing(open ? null : f.runId)}>${open ? "Hide comparison" : "Compare"}</button>
               ${open ? html`<${Branches} fork=${f} index=${i} items=${items} readOnly=${readOnly} />` : null}
@@ -171,6 +178,6 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
         </div>`
         : null
     }
-    ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong>${error.name}:</strong> ${error.message}</div>` : null}
+    ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong><${Revealed} text=${error.name} />:</strong> <${Revealed} text=${error.message} /></div>` : null}
   </details>`;
 }

@@ -1,6 +1,7 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
 import { type Decision, decisionsOf, decisionWords, runsAction } from "../lib/answers";
+import { revealText } from "../lib/unicode";
 import type { ToolItem } from "../types";
 import "./decisions.css";
 import { Revealed } from "./Revealed";
@@ -29,7 +30,7 @@ function Line({ decision }: { decision: Decision }) {
 export function DecisionLines({ call }: { call: ToolItem }) {
   const decisions = useMemo(() => decisionsOf(call).filter((d): d is Decision => d !== null), [call]);
   if (decisions.length === 0) return null;
-  return html`<ul class="pp-decisions" data-testid="pp-decisions" aria-label=${`What was decided about ${call.name}`}>
+  return html`<ul class="pp-decisions" data-testid="pp-decisions" aria-label=${revealText(`What was decided about ${call.name}`)}>
     ${decisions.map((decision, i) => html`<${Line} key=${i} decision=${decision} />`)}
   </ul>`;
 }

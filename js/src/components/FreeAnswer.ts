@@ -3,6 +3,7 @@ import type { VNode } from "preact";
 import { useState } from "preact/hooks";
 import type { Json } from "../types";
 import type { EditorState } from "./JsonEditor";
+import { HiddenInValue } from "./Revealed";
 import { AnswerEditor } from "./SchemaForm";
 
 export interface FreeAnswerProps {
@@ -51,6 +52,7 @@ export function FreeAnswer({ idPrefix, disabled, serverErrors, after, onSend }: 
           if (state.valid && !disabled && state.value !== undefined) onSend(state.value);
         }}
       ></textarea>
+      <${HiddenInValue} value=${text} />
       <p class="pp-help">Sent as text. Ctrl+Enter sends.</p>
     </div>
     ${actions(state)}`;

@@ -1,8 +1,10 @@
 import { html } from "htm/preact";
 import { useKernel } from "../kernel/requests";
 import { formatDuration, useNow } from "../lib/hooks";
+import { revealText } from "../lib/unicode";
 import type { ErrorInfo, Item, RunStatus } from "../types";
 import { CopyMenu } from "./CopyMenu";
+import { Revealed } from "./Revealed";
 import { StopButton } from "./StopButton";
 
 export interface HeaderProps {
@@ -65,11 +67,13 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
   const running = status === "running" && !gone;
   const now = useNow(running && typeof startedAt === "number");
   const elapsed = running && typeof startedAt === "number" ? formatDuration(now - startedAt) : null;
+  // A failure's message can be long: a few lines of it here, all of it on hover and in the failed call.
+  const label = gone ? goneLabel(status, error) : statusLabel(status, error);
   return html`<header class="pp-header">
     <div class=${`pp-status pp-status-${gone ? "gone" : status}`} data-testid="pp-status" data-status=${status} data-gone=${gone ? "true" : undefined}
       role="status" aria-live="polite">
       ${running ? html`<span class="pp-spinner" aria-hidden="true"></span>` : null}
-      <span class="pp-status-label">${gone ? goneLabel(status, error) : statusLabel(status, error)}</span>
+      <span class="pp-status-label" data-testid="pp-status-label" title=${status === "failed" ? revealText(label) : undefined}><${Revealed} text=${label} /></span>
       ${elapsed !== null ? html`<span class="pp-elapsed" data-testid="pp-elapsed" aria-hidden="true">${elapsed}</span>` : null}
     </div>
     ${

@@ -4,6 +4,7 @@ import { refresh } from "../kernel/protocol";
 import { useAnswer } from "../kernel/use-answer";
 import { cardKey } from "../lib/card-key";
 import { useModelValue } from "../lib/hooks";
+import { revealText } from "../lib/unicode";
 import type { InboxEntry, Model } from "../types";
 import { AnswerError } from "./AnswerError";
 import { Boundary } from "./Boundary";
@@ -14,11 +15,13 @@ import { When } from "./When";
 import "./inbox.css";
 
 function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean }) {
-  return html`<section class="pp-inbox-entry" data-testid="pp-inbox-entry" data-run-id=${entry.runId}
-      aria-label=${`Run ${entry.runId}`}>
+  return html`<section class="pp-inbox-entry" data-testid="pp-inbox-entry" data-run-id=${revealText(entry.runId)}
+      aria-label=${revealText(`Run ${entry.runId}`)}>
     <div class="pp-inbox-run">
-      <strong class="pp-inbox-title">${entry.title || entry.runId}</strong>
-      <span class="pp-muted"><code>${entry.runId}</code>${entry.agent ? ` · ${entry.agent}` : ""} · asked <${When} at=${entry.updatedAt} /></span>
+      <strong class="pp-inbox-title" data-testid="pp-inbox-title"><${Revealed} text=${entry.title || entry.runId} /></strong>
+      <span class="pp-muted pp-inbox-about"><code data-testid="pp-inbox-run-id"><${Revealed} text=${entry.runId} /></code>${
+        entry.agent ? html` · <span data-testid="pp-inbox-agent"><${Revealed} text=${entry.agent} /></span>` : null
+      } · asked <${When} at=${entry.updatedAt} /></span>
     </div>
     ${
       entry.reason

@@ -4,6 +4,7 @@ import { useMemo, useState } from "preact/hooks";
 import { checkJsonText, type Validator } from "../lib/validation";
 import type { Json } from "../types";
 import { FieldError } from "./fields";
+import { HiddenInValue, Revealed } from "./Revealed";
 
 export interface EditorState {
   valid: boolean;
@@ -45,7 +46,7 @@ export function JsonEditor(props: JsonEditorProps) {
       <label class="pp-label" for=${inputId}>${label}</label>
       ${
         validator instanceof Error
-          ? html`<p class="pp-help">The schema could not be checked here (${validator.message}); the kernel checks the answer.</p>`
+          ? html`<p class="pp-help">The schema could not be checked here (<${Revealed} text=${validator.message} />); the kernel checks the answer.</p>`
           : null
       }
       ${
@@ -72,6 +73,7 @@ export function JsonEditor(props: JsonEditorProps) {
         }}
         onKeyDown=${onKeyDown}
       ></textarea>
+      <${HiddenInValue} value=${text} />
       <${FieldError} id=${errorId} path="" messages=${messages} />
     </div>
     ${actions(state)}`;

@@ -1,5 +1,6 @@
 import { html } from "htm/preact";
 import type { Model } from "../types";
+import { Revealed } from "./Revealed";
 
 /** For a stored run, the Python line that rebuilds it (the `load_line` trait); else "". */
 function loadLineOf(model: Model): string {
@@ -15,7 +16,7 @@ function loadLineOf(model: Model): string {
 export function KernelGone({ model }: { model: Model }) {
   const line = loadLineOf(model);
   const what = line
-    ? html`The run is stored: <code data-testid="pp-load-line">${line}</code> in a cell, with the agent that ran it, shows it
+    ? html`The run is stored: <code data-testid="pp-load-line"><${Revealed} text=${line} /></code> in a cell, with the agent that ran it, shows it
         again live and answerable.`
     : html`The run lived only in that kernel, so it is gone unless it was saved: a transcript saved with
         <code>run.prompt.model_dump_json()</code> is rebuilt with <code>AgentRun(agent, Prompt.model_validate_json(saved))</code>.`;

@@ -82,7 +82,7 @@ export function Preview({ preview }: { preview: PreviewInfo }) {
   const shown = fetched.state === "shown";
   const offline = kernel === null ? "The whole value needs the run's kernel." : undefined;
   return html`<div class="pp-preview" data-testid="pp-preview" data-bytes=${preview.bytes} data-state=${fetched.state}>
-    <pre class="pp-json pp-preview-text" data-testid="pp-preview-text">${shown ? fetched.text : html`<${Revealed} text=${preview.text} />…`}</pre>
+    <pre class="pp-json pp-preview-text" data-testid="pp-preview-text">${shown ? html`<${Revealed} text=${fetched.text} />` : html`<${Revealed} text=${preview.text} />…`}</pre>
     <div class="pp-preview-bar">
       <span class="pp-muted" data-testid="pp-preview-size">
         ${shown ? `All ${size}` : `Showing the first ${preview.text.length.toLocaleString("en-US")} characters of ${size}`}
@@ -100,7 +100,7 @@ export function Preview({ preview }: { preview: PreviewInfo }) {
     </div>
     ${
       fetched.state === "failed"
-        ? html`<p class="pp-card-error" role="alert" data-testid="pp-preview-error">Could not get the whole value: ${fetched.message}</p>`
+        ? html`<p class="pp-card-error" role="alert" data-testid="pp-preview-error">Could not get the whole value: <${Revealed} text=${fetched.message} /></p>`
         : null
     }
   </div>`;

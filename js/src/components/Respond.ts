@@ -1,5 +1,6 @@
 import { html } from "htm/preact";
 import { useState } from "preact/hooks";
+import { HiddenInValue } from "./Revealed";
 import "./respond.css";
 
 /**
@@ -29,6 +30,7 @@ export function Respond({ idPrefix, disabled, onRespond }: { idPrefix: string; d
         }
       }}
     ></textarea>
+    <${HiddenInValue} value=${words} />
     <div class="pp-actions">
       <button type="button" class="pp-button pp-button-primary" data-testid="pp-respond-send" disabled=${disabled || empty} onClick=${send}>Send response</button>
     </div>

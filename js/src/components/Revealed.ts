@@ -1,6 +1,6 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
-import { hasHidden, jsonHasHidden, markerText, markerTitle, segments } from "../lib/unicode";
+import { hasHidden, hiddenKinds, jsonHasHidden, markerText, markerTitle, segments } from "../lib/unicode";
 import type { PendingCard, ToolItem } from "../types";
 
 /** Text with each hidden or direction-changing character shown as a marker instead of
@@ -20,6 +20,19 @@ export function HiddenWarning({ what }: { what: "card" | "call" | "text" }) {
   const subject = what === "card" ? "This card contains" : what === "call" ? "This tool call contains" : "This text contains";
   return html`<p class="pp-hidden-warning" role="note" data-testid="pp-hidden-warning">
     ⚠ ${subject} hidden or direction-changing characters; they are shown as markers.
+  </p>`;
+}
+
+/** Beside a field whose value is edited as it is: the value keeps its hidden characters
+ * (an edit sends exactly what the field holds), so the warning names them. */
+export function HiddenInValue({ value }: { value: string }) {
+  const kinds = useMemo(() => hiddenKinds(value), [value]);
+  if (kinds.length === 0) return null;
+  return html`<p class="pp-hidden-warning pp-value-hidden" role="note" data-testid="pp-value-hidden">
+    ⚠ This value contains hidden or direction-changing characters, kept as they are: ${kinds.map(
+      ({ code, name }, i) =>
+        html`${i > 0 ? ", " : ""}${code === "spaces" ? name : html`<span class="pp-hidden-char" data-testid="pp-hidden-char" title=${name}>${code}</span> ${name}`}`,
+    )}.
   </p>`;
 }
 

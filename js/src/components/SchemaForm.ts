@@ -3,11 +3,12 @@ import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { own, withKey } from "../lib/own";
 import { checkForm, describeSchema, emptyRow, type Field, flattenFields, initialRaw, joinPath, type RawState, type RawValue } from "../lib/schema-form";
+import { revealText } from "../lib/unicode";
 import { compileSchema, type Validator } from "../lib/validation";
 import type { Json, JsonObject } from "../types";
 import { domId, FieldError, fieldTestId } from "./fields";
 import { type EditorState, JsonEditor } from "./JsonEditor";
-import { Revealed } from "./Revealed";
+import { HiddenInValue, Revealed } from "./Revealed";
 
 interface FormContext {
   idPrefix: string;
@@ -50,7 +51,7 @@ function primitiveInput(field: Field, path: string, value: string | boolean, ctx
     "aria-invalid": ctx.errorsFor(path).length > 0 ? "true" : "false",
     "aria-required": field.required ? "true" : undefined,
     "aria-describedby": describedBy(ctx, field, path),
-    "aria-label": label,
+    "aria-label": label === undefined ? undefined : revealText(label),
   };
   if (field.kind === "boolean") {
     return html`<input type="checkbox" class="pp-checkbox" ...${common} checked=${value === true}
@@ -61,7 +62,7 @@ function primitiveInput(field: Field, path: string, value: string | boolean, ctx
     return html`<select class="pp-select" ...${common} value=${value as string}
       onChange=${(e: Event) => onValue((e.currentTarget as HTMLSelectElement).value)}>
       ${value === "" || !field.required ? html`<option value="">${field.nullable ? "(none)" : "Choose…"}</option>` : null}
-      ${options.map((option, i) => html`<option value=${String(i)}>${option === null ? "(none)" : String(option)}</option>`)}
+      ${options.map((option, i) => html`<option value=${String(i)}>${option === null ? "(none)" : revealText(String(option))}</option>`)}
     </select>`;
   }
   const numeric = field.kind === "number" || field.kind === "integer";
@@ -73,7 +74,7 @@ function primitiveInput(field: Field, path: string, value: string | boolean, ctx
     min=${numeric ? (field.minimum ?? field.exclusiveMinimum) : undefined}
     max=${numeric ? (field.maximum ?? field.exclusiveMaximum) : undefined}
     step=${field.kind === "integer" ? (field.multipleOf ?? 1) : numeric ? (field.multipleOf ?? "any") : undefined}
-    placeholder=${field.format && inputType(field) === "text" ? field.format : undefined}
+    placeholder=${field.format && inputType(field) === "text" ? revealText(field.format) : undefined}
     onInput=${(e: Event) => onValue((e.currentTarget as HTMLInputElement).value)}
   />`;
 }
@@ -82,7 +83,7 @@ function primitiveInput(field: Field, path: string, value: string | boolean, ctx
 function KernelCheck({ ctx, field }: { ctx: FormContext; field: Field }) {
   if (!field.patternByKernel) return null;
   return html`<p class="pp-help pp-kernel-check" id=${domId(`${ctx.idPrefix}-kernel`, field.path)} data-testid="pp-kernel-check">
-    The pattern <code>${field.pattern}</code> is checked by the kernel when you send.
+    The pattern <code><${Revealed} text=${String(field.pattern ?? "")} /></code> is checked by the kernel when you send.
   </p>`;
 }
 
@@ -101,7 +102,7 @@ function renderField(field: Field, ctx: FormContext): VNode {
   if (field.kind === "object") {
     const children = (field.children ?? []).map((child) => renderField(child, ctx));
     if (field.path === "") return html`<div class="pp-form-fields">${children}${errors}</div>`;
-    return html`<fieldset class="pp-fieldset" data-testid=${`pp-fieldset-${field.path}`}>
+    return html`<fieldset class="pp-fieldset" data-testid=${revealText(`pp-fieldset-${field.path}`)}>
       <legend><${Revealed} text=${field.label} /><${Required} field=${field} /></legend>
       <${Help} ctx=${ctx} field=${field} />
       ${children}${errors}
@@ -113,7 +114,7 @@ function renderField(field: Field, ctx: FormContext): VNode {
     const rows = Array.isArray(given) ? given : [];
     const setRows = (next: Array<string | boolean>, touchedPath: string) => ctx.update(field.path, next, touchedPath);
     const full = field.maxItems !== undefined && rows.length >= field.maxItems;
-    return html`<fieldset class="pp-fieldset pp-array" data-testid=${`pp-fieldset-${field.path}`}>
+    return html`<fieldset class="pp-fieldset pp-array" data-testid=${revealText(`pp-fieldset-${field.path}`)}>
       <legend><${Revealed} text=${field.label} /><${Required} field=${field} /></legend>
       <${Help} ctx=${ctx} field=${field} />
       <${KernelCheck} ctx=${ctx} field=${item} />
@@ -132,8 +133,9 @@ function renderField(field: Field, ctx: FormContext): VNode {
               ),
             `${field.label} ${i + 1}`,
           )}
-          <button type="button" class="pp-button pp-button-quiet" data-testid=${`pp-remove-${rowPath}`} disabled=${ctx.disabled}
-            aria-label=${`Remove ${field.label} ${i + 1}`}
+          ${typeof row === "string" ? html`<${HiddenInValue} value=${row} />` : null}
+          <button type="button" class="pp-button pp-button-quiet" data-testid=${revealText(`pp-remove-${rowPath}`)} disabled=${ctx.disabled}
+            aria-label=${revealText(`Remove ${field.label} ${i + 1}`)}
             onClick=${() =>
               setRows(
                 rows.filter((_, j) => j !== i),
@@ -142,8 +144,8 @@ function renderField(field: Field, ctx: FormContext): VNode {
           <${FieldError} id=${domId(`${ctx.idPrefix}-err`, rowPath)} path=${rowPath} messages=${ctx.errorsFor(rowPath)} />
         </div>`;
       })}
-      <button type="button" class="pp-button pp-button-quiet" data-testid=${`pp-add-${field.path}`} disabled=${ctx.disabled || full}
-        aria-label=${`Add ${field.label}`}
+      <button type="button" class="pp-button pp-button-quiet" data-testid=${revealText(`pp-add-${field.path}`)} disabled=${ctx.disabled || full}
+        aria-label=${revealText(`Add ${field.label}`)}
         onClick=${() => setRows([...rows, emptyRow(field)], field.path)}>Add</button>
       ${errors}
     </fieldset>`;
@@ -160,6 +162,7 @@ function renderField(field: Field, ctx: FormContext): VNode {
   return html`<div class="pp-field">
     <label class="pp-label" for=${domId(ctx.idPrefix, field.path)}><${Revealed} text=${field.label || "Value"} /><${Required} field=${field} /></label>
     ${input}
+    ${typeof value === "string" && field.kind !== "enum" ? html`<${HiddenInValue} value=${value} />` : null}
     <${Help} ctx=${ctx} field=${field} />
     ${errors}
   </div>`;
@@ -232,7 +235,7 @@ export function SchemaForm({ idPrefix, field, validator, initial, disabled, serv
   return html`<div class="pp-form" role="group" onKeyDown=${onKeyDown}>
       ${renderField(field, ctx)}
       <${FieldError} id=${`${idPrefix}-form-error`} path="" messages=${formErrors} />
-      ${hidden.length > 0 ? html`<p class="pp-help pp-form-hint" data-testid="pp-form-hint">Still needed: ${hidden.map((f) => f.label).join(", ")}</p>` : null}
+      ${hidden.length > 0 ? html`<p class="pp-help pp-form-hint" data-testid="pp-form-hint">Still needed: <${Revealed} text=${hidden.map((f) => f.label).join(", ")} /></p>` : null}
     </div>
     ${actions({ valid: check.valid, value: check.value })}`;
 }

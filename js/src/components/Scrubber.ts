@@ -3,8 +3,10 @@ import { useMemo } from "preact/hooks";
 import { useUniqueId } from "../lib/hooks";
 import { callTitle, kindTitle } from "../lib/labels";
 import { type PastState, type Step, stateAt, stepTitle } from "../lib/past";
+import { revealText } from "../lib/unicode";
 import type { Item, PendingCard } from "../types";
 import { JsonBlock } from "./JsonBlock";
+import { cardHasHidden, HiddenWarning, Revealed } from "./Revealed";
 import { Transcript } from "./Transcript";
 import { When } from "./When";
 
@@ -25,13 +27,14 @@ function stepTime(step: Step): string {
 function PastCard({ card }: { card: PendingCard }) {
   const title = card.kind === "breakpoint" ? "Breakpoint" : kindTitle(card.kind);
   return html`<article class="pp-card pp-card-readonly pp-past-card" data-testid="pp-past-card" data-kind=${card.kind}
-    data-interrupt-id=${card.id} aria-label=${`${title}: ${card.message}`}>
+    data-interrupt-id=${revealText(card.id)} aria-label=${revealText(`${title}: ${card.message}`)}>
     <div class="pp-card-head">
       <span class=${`pp-badge pp-badge-${card.kind}`}>${title}</span>
-      ${card.toolName ? html`<span class="pp-card-title">${callTitle(card.toolName, card.args ?? undefined)}</span>` : null}
+      ${card.toolName ? html`<span class="pp-card-title"><${Revealed} text=${callTitle(card.toolName, card.args ?? undefined)} /></span>` : null}
       <span class="pp-muted">Waiting for an answer then</span>
     </div>
-    <p class="pp-card-message">${card.message}</p>
+    ${cardHasHidden(card) ? html`<${HiddenWarning} what="card" />` : null}
+    <p class="pp-card-message"><${Revealed} text=${card.message} /></p>
     ${card.args ? html`<${JsonBlock} label="Arguments" value=${card.args} testid="pp-past-args" />` : null}
   </article>`;
 }
@@ -77,12 +80,12 @@ export function Scrubber({
     <div class="pp-scrubber-bar">
       <label for=${id} class="pp-scrubber-label">Go back to a step</label>
       <input type="range" id=${id} class="pp-scrubber-range" data-testid="pp-scrubber-range"
-        min="0" max=${total} step="1" value=${index ?? total} aria-valuetext=${where} onKeyDown=${keepKeys}
+        min="0" max=${total} step="1" value=${index ?? total} aria-valuetext=${revealText(where)} onKeyDown=${keepKeys}
         onInput=${(e: Event) => {
           const value = Number((e.currentTarget as HTMLInputElement).value);
           onMove(value >= total ? null : value);
         }} />
-      <span class="pp-scrubber-where" data-testid="pp-scrubber-where" aria-live="polite">${where}</span>
+      <span class="pp-scrubber-where" data-testid="pp-scrubber-where" aria-live="polite"><${Revealed} text=${where} /></span>
       ${
         index !== null ? html`<button type="button" class="pp-button" data-testid="pp-scrubber-live" onClick=${() => onMove(null)}>Back to live</button>` : null
       }

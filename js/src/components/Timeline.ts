@@ -1,6 +1,7 @@
 import { html } from "htm/preact";
 import { useNow } from "../lib/hooks";
 import type { Step, StepKind } from "../lib/past";
+import { revealText } from "../lib/unicode";
 
 const KIND_WORDS: Record<StepKind, string> = {
   model: "model request",
@@ -49,7 +50,7 @@ export function Timeline({ steps, current = null }: { steps: readonly Step[]; cu
       const took = duration(Math.max(0, end - step.start) / 1000);
       const title = `${KIND_WORDS[step.kind]} · ${step.label} · ${step.end === null ? `${took} so far` : took}`;
       return html`<div class=${`pp-timeline-row${index === current ? " pp-timeline-current" : ""}`} role="listitem"
-        data-testid="pp-timeline-bar" data-kind=${step.kind} title=${title} aria-current=${index === current ? "step" : undefined}>
+        data-testid="pp-timeline-bar" data-kind=${step.kind} title=${revealText(title)} aria-current=${index === current ? "step" : undefined}>
         <span class=${`pp-timeline-bar pp-timeline-${step.kind}`}
           style=${{ left: `${((step.start - first) / span) * 100}%`, width: `max(2px, ${((end - step.start) / span) * 100}%)` }}></span>
       </div>`;

@@ -4,6 +4,7 @@ import { type Decision, decisionsOf, decisionWords, effectiveInput, runsAction, 
 import { useGone } from "../lib/gone";
 import { sameJson } from "../lib/json";
 import { keyArguments, kindTitle } from "../lib/labels";
+import { revealText } from "../lib/unicode";
 import type { InterruptEntry, ToolItem, ToolStatus } from "../types";
 import { JsonBlock } from "./JsonBlock";
 import { TextOrPreview } from "./Preview";
@@ -41,7 +42,7 @@ function repeatsCall(entry: InterruptEntry, call: ToolItem): boolean {
 
 function HistoryEntry({ entry, index, decision, call }: { entry: InterruptEntry; index: number; decision: Decision | null; call: ToolItem }) {
   const data = entry.data !== null && entry.data !== undefined && !repeatsCall(entry, call) ? entry.data : null;
-  return html`<li class="pp-history-entry" data-testid="pp-interrupt-entry" data-interrupt-id=${entry.id}>
+  return html`<li class="pp-history-entry" data-testid="pp-interrupt-entry" data-interrupt-id=${revealText(entry.id)}>
     <div class="pp-history-head">
       <span class="pp-badge">${kindTitle(entry.kind)}</span>
       ${index > 0 ? html`<span class="pp-history-index">#${index + 1}</span>` : null}
@@ -110,14 +111,14 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
   const args = keyArguments(effectiveInput(call));
   const hidden = useMemo(() => callHasHidden(call), [call]);
   const stopped = useGone() && MOVING.has(call.status);
-  return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${call.name} data-tool-call-id=${call.id} open=${open}>
+  return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${revealText(call.name)} data-tool-call-id=${revealText(call.id)} open=${open}>
     <summary class="pp-tool-summary" onClick=${(e: Event) => {
       e.preventDefault();
       setToggled(!open);
     }}>
       <span class="pp-disclosure" aria-hidden="true">${open ? "▾" : "▸"}</span>
-      <code class="pp-tool-name"><${Revealed} text=${call.name} /></code>
-      ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args">· <${Revealed} text=${args} /></span>` : null}
+      <code class="pp-tool-name" title=${revealText(call.name)}><${Revealed} text=${call.name} /></code>
+      ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args" title=${revealText(args)}>· <${Revealed} text=${args} /></span>` : null}
       ${
         stopped
           ? html`<span class="pp-badge pp-badge-gone" data-testid="pp-tool-status" data-gone="true" title="When its kernel stopped">was ${shownStatus(call)}</span>`

@@ -1,10 +1,11 @@
 import { html } from "htm/preact";
 import { useNow } from "../lib/hooks";
 import { exactTime, relativeTime } from "../lib/time";
+import { revealText } from "../lib/unicode";
 
 /** A time as "12 min ago", kept current, with the exact time on hover. */
 export function When({ at }: { at: string | null | undefined }) {
   const now = useNow(!!at, 30_000);
   if (!at) return null;
-  return html`<time class="pp-when" data-testid="pp-when" datetime=${at} title=${exactTime(at)}>${relativeTime(at, now)}</time>`;
+  return html`<time class="pp-when" data-testid="pp-when" datetime=${revealText(at)} title=${revealText(exactTime(at))}>${revealText(relativeTime(at, now))}</time>`;
 }

@@ -1,8 +1,10 @@
 /** Small pieces shared by the form and the JSON editor. */
 import { html } from "htm/preact";
+import { revealText } from "../lib/unicode";
+import { Revealed } from "./Revealed";
 
 export function fieldTestId(path: string): string {
-  return `pp-field-${path === "" ? "$" : path}`;
+  return revealText(`pp-field-${path === "" ? "$" : path}`);
 }
 
 export function domId(prefix: string, path: string): string {
@@ -12,5 +14,5 @@ export function domId(prefix: string, path: string): string {
 
 export function FieldError({ id, path, messages }: { id: string; path: string; messages: string[] }) {
   if (messages.length === 0) return null;
-  return html`<div class="pp-field-error" id=${id} data-testid="pp-field-error" data-path=${path}>${messages.join("; ")}</div>`;
+  return html`<div class="pp-field-error" id=${id} data-testid="pp-field-error" data-path=${revealText(path)}><${Revealed} text=${messages.join("; ")} /></div>`;
 }

@@ -167,6 +167,19 @@ export function revealText(text: string): string {
     .join("");
 }
 
+/** The distinct markers `text` would show, each once: `{code: "U+202E", name: "right-to-left override"}`,
+ * at most `max`. */
+export function hiddenKinds(text: string, max = 5): Array<{ code: string; name: string }> {
+  if (!text || !mayHide(text)) return [];
+  const kinds = new Map<string, string>();
+  for (const s of segments(text)) {
+    if (kinds.size >= max) break;
+    if (s.kind === "spaces") kinds.set("spaces", "a long run of spaces");
+    else if (s.kind === "hidden" && s.code !== "more") kinds.set(s.code, s.name);
+  }
+  return [...kinds].map(([code, name]) => ({ code, name }));
+}
+
 /** Whether any string in a JSON value (keys included) has hidden characters. */
 export function jsonHasHidden(value: Json | undefined, budget = { left: 100_000 }): boolean {
   if (budget.left-- <= 0) return false;
