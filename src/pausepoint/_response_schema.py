@@ -2,9 +2,16 @@
 
 A response schema must be usable on its own, inside the kernel:
 
-- a valid JSON Schema (2020-12 unless its ``$schema`` names another draft);
-- every ``$ref`` points inside the schema itself (``#/$defs/...``, ``#anchor``) and
-  resolves; remote and file references are refused, so checking an answer never does I/O;
+- a valid JSON Schema: 2020-12 unless its ``$schema`` names draft-04, -06, -07 or 2019-09
+  (draft-03, whose ``type``, ``extends`` and ``disallow`` hold schemas, is refused). Its
+  subschemas are the places the draft's own meta-schema checks as schemas (``properties``,
+  ``dependencies``, ``if``/``then``/``else``, ``contentSchema``...), and every rule below
+  holds in each of them;
+- every ``$ref`` and ``$dynamicRef`` points at a subschema of the schema itself
+  (``#/$defs/...``, ``#anchor``); remote and file references are refused, so checking an
+  answer never does I/O, and so is a reference into a value that is not a schema (inside
+  ``const``, say). ``$recursiveRef`` is ``#``, the only value it is defined for. Only the
+  root has an ``$id`` (``id`` in draft-04);
 - no chain of references leads back to where it started without first checking a part
   of the answer (a property, an array item, ...): such a schema never finishes checking
   anything. A linked list (``next`` refers to its own node) is fine;
@@ -21,15 +28,22 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from typing import Any, cast
 
 import re2
-from jsonschema import Draft202012Validator, SchemaError, ValidationError
+from jsonschema import (
+    Draft3Validator,
+    Draft4Validator,
+    Draft202012Validator,
+    ValidationError,
+)
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend, validator_for
+from jsonschema_specifications import REGISTRY as SPECIFICATIONS  # type: ignore[import-untyped]
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
-from referencing.jsonschema import DRAFT202012
+from referencing.jsonschema import DRAFT202012, specification_with
 
 from ._formats import FORMAT_CHECKER
 from .errors import InvalidResolutionError, InvalidResponseSchemaError, ResolutionProblem
@@ -37,29 +51,10 @@ from .errors import InvalidResolutionError, InvalidResponseSchemaError, Resoluti
 __all__ = ["answer_validator", "check_response_schema"]
 
 _ROOT_URI = "urn:pausepoint:response-schema"
-_SCHEMA_VALUED = (
-    "items",
-    "additionalItems",
-    "additionalProperties",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-)
-_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_SCHEMA_MAPS = (
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-)
 _REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+# How the drafts' meta-schemas say "a schema goes here": {"$ref": "#"} up to draft-07,
+# {"$recursiveRef": "#"} in 2019-09, {"$dynamicRef": "#meta"} in 2020-12.
+_META_SCHEMA_REFS = ("#", "#meta")
 # The keywords that apply a subschema to the same value rather than to a part of it: a
 # loop through these alone (and references) never reaches the end of the answer.
 _SAME_VALUE = ("not", "if", "then", "else")
@@ -90,38 +85,22 @@ _USABLE_KEPT = 256
 
 
 def _check(schema: Mapping[str, Any]) -> None:
-    validator_class = validator_for(schema, default=Draft202012Validator)
-    try:
-        validator_class.check_schema(dict(schema))
-    except SchemaError as exc:
-        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in exc.path)
-        raise InvalidResponseSchemaError(
-            where, f"it is not a valid JSON Schema: {exc.message}"
-        ) from None
-    _check_numbers(schema, "$")
-    resolver = _registry(schema).resolver(base_uri=_ROOT_URI)
-    uses_unevaluated = False
-    for path, node in _subschemas(schema, "$", root=True):
+    validator_class = _draft(schema)
+    root = dict(schema)
+    schemas = _schemas_in(root, validator_class)
+    _check_numbers(root, "$")
+    resolver = _registry_of(_resource(root)).resolver(base_uri=_ROOT_URI)
+    id_keyword = "id" if validator_class is Draft4Validator else "$id"
+    uses_unevaluated = uses_pattern_properties = False
+    for path, node in _subschemas(root, schemas):
         for keyword in _REF_KEYWORDS:
-            ref = node.get(keyword)
-            if ref is None:
-                continue
-            if not isinstance(ref, str) or not ref.startswith("#"):
-                raise InvalidResponseSchemaError(
-                    f"{path}.{keyword}",
-                    f"{ref!r} points outside the schema; a response schema may only refer to "
-                    "itself (e.g. '#/$defs/Item'). Copy the referenced schema into $defs.",
-                )
-            if keyword == "$ref":
-                try:
-                    resolver.lookup(ref)
-                except Unresolvable:
-                    raise InvalidResponseSchemaError(
-                        f"{path}.$ref", f"{ref!r} points to nothing in the schema."
-                    ) from None
-        if path != "$" and isinstance(node.get("$id"), str):
+            if keyword in node:
+                _check_ref(node[keyword], keyword, f"{path}.{keyword}", resolver, schemas)
+        if path != "$" and isinstance(node.get(id_keyword), str):
             raise InvalidResponseSchemaError(
-                f"{path}.$id", "a nested $id is not supported; put the subschema in $defs."
+                f"{path}.{id_keyword}",
+                f"a nested {id_keyword} is not supported; put the subschema in $defs "
+                "(definitions up to draft-07).",
             )
         pattern = node.get("pattern")
         if isinstance(pattern, str):
@@ -129,16 +108,60 @@ def _check(schema: Mapping[str, Any]) -> None:
         properties = node.get("patternProperties")
         if isinstance(properties, dict):
             for key in properties:
-                _compile(key, f"{path}.patternProperties")
+                _compile(key, f"{path}.patternProperties[{key!r}]")
+            uses_pattern_properties = True
         uses_unevaluated = uses_unevaluated or "unevaluatedProperties" in node
-    _check_loops(resolver)
-    if uses_unevaluated and any(
-        "patternProperties" in node for _, node in _subschemas(schema, "$", root=True)
-    ):
+    _check_loops(root, schemas, resolver)
+    if uses_unevaluated and uses_pattern_properties:
         raise InvalidResponseSchemaError(
             "$",
             "unevaluatedProperties together with patternProperties is not supported; use "
             "additionalProperties.",
+        )
+
+
+def _draft(schema: Mapping[str, Any]) -> Any:
+    """The jsonschema class of the draft `schema` is written in (2020-12 by default)."""
+    dialect = schema.get("$schema", "")
+    try:
+        # A `$schema` that is not a string, or not a URI, makes the lookup itself fail.
+        validator_class = validator_for(schema, default=Draft202012Validator)
+    except (TypeError, ValueError, AttributeError):
+        raise InvalidResponseSchemaError(
+            "$.$schema", f"{dialect!r} is not a URI naming a JSON Schema draft."
+        ) from None
+    if validator_class is Draft3Validator:
+        raise InvalidResponseSchemaError(
+            "$.$schema", "draft-03 is not supported; use draft-04 or later (2020-12 if you can)."
+        )
+    return validator_class
+
+
+def _check_ref(ref: Any, keyword: str, path: str, resolver: Any, schemas: set[int]) -> None:
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        raise InvalidResponseSchemaError(
+            path,
+            f"{ref!r} points outside the schema; a response schema may only refer to "
+            "itself (e.g. '#/$defs/Item'). Copy the referenced schema into $defs.",
+        )
+    if keyword == "$recursiveRef":
+        if ref != "#":
+            raise InvalidResponseSchemaError(
+                path, f"{ref!r} is not '#', the only value $recursiveRef is defined for."
+            )
+        return
+    try:
+        target = resolver.lookup(ref).contents
+    except Unresolvable:
+        raise InvalidResponseSchemaError(
+            path, f"{ref!r} points to nothing in the schema."
+        ) from None
+    if not isinstance(target, bool) and id(target) not in schemas:
+        raise InvalidResponseSchemaError(
+            path,
+            f"{ref!r} points to a value that is not a schema (such as one inside `const` or "
+            "`enum`, or under a keyword this draft does not know); point it at a subschema, "
+            "e.g. one in $defs (definitions up to draft-07).",
         )
 
 
@@ -216,9 +239,14 @@ class _NoRetrieval:
 
 
 def _registry(schema: Mapping[str, Any]) -> Registry[Any]:
-    resource: Resource[Any] = Resource.from_contents(
-        dict(schema), default_specification=DRAFT202012
-    )
+    return _registry_of(_resource(dict(schema)))
+
+
+def _resource(contents: dict[str, Any]) -> Resource[Any]:
+    return Resource.from_contents(contents, default_specification=DRAFT202012)
+
+
+def _registry_of(resource: Resource[Any]) -> Registry[Any]:
     registry: Registry[Any] = Registry(retrieve=_NoRetrieval())  # type: ignore[call-arg]
     return registry.with_resource(_ROOT_URI, resource)  # type: ignore[no-any-return]
 
@@ -246,32 +274,108 @@ def _search(pattern: str, text: str) -> bool:
     return _engine(pattern).search(text) is not None
 
 
-def _subschemas(
-    node: Any, path: str, *, root: bool = False
-) -> Iterator[tuple[str, dict[str, Any]]]:
-    if not isinstance(node, dict):
-        return
-    yield path, node
-    for keyword in _SCHEMA_VALUED:
-        if isinstance(node.get(keyword), dict):
-            yield from _subschemas(node[keyword], f"{path}.{keyword}")
-    for keyword in _SCHEMA_LISTS:
-        if isinstance(node.get(keyword), list):
-            for index, item in enumerate(node[keyword]):
-                yield from _subschemas(item, f"{path}.{keyword}[{index}]")
-    for keyword in _SCHEMA_MAPS:
-        if isinstance(node.get(keyword), dict):
-            for name, item in node[keyword].items():
-                yield from _subschemas(item, f"{path}.{keyword}[{name!r}]")
+def _schemas_in(root: dict[str, Any], validator_class: Any) -> set[int]:
+    """Check `root` against its draft's meta-schema; return the ids of its subschemas.
+
+    A subschema is whatever the meta-schema itself checks as a schema: the drafts' own
+    vocabulary, kept by jsonschema, rather than a list here that could miss a keyword.
+    Raises `InvalidResponseSchemaError` where `root` does not fit the meta-schema.
+    """
+    meta = _noting_class(validator_class)
+    meta_schemas = _meta_schemas()
+    uri = validator_class.ID_OF(validator_class.META_SCHEMA).rstrip("#")
+    validator = meta(
+        meta_schemas.contents(uri), registry=meta_schemas, format_checker=meta.FORMAT_CHECKER
+    )
+    found = {id(root)}
+    token = _FOUND.set(found)
+    try:
+        error = next(iter(validator.iter_errors(root)), None)
+    finally:
+        _FOUND.reset(token)
+    if error is not None:
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
+        raise InvalidResponseSchemaError(
+            where, f"it is not a valid JSON Schema: {error.message}"
+        ) from None
+    return found
 
 
-def _check_loops(resolver: Any) -> None:
+_FOUND: ContextVar[set[int]] = ContextVar("_FOUND")
+"""The ids of the values the meta-schema check running in this context found to be schemas."""
+
+
+@functools.lru_cache(maxsize=16)
+def _noting_class(validator_class: Any) -> Any:
+    """The class checking schemas against `validator_class`'s meta-schema, noting each
+    value that passes as a schema (see `_META_SCHEMA_REFS`) in `_FOUND`."""
+    meta = validator_for(validator_class.META_SCHEMA, default=validator_class)
+    return extend(  # type: ignore[no-untyped-call]
+        meta,
+        {
+            keyword: _noting(meta.VALIDATORS[keyword])
+            for keyword in _REF_KEYWORDS
+            if keyword in meta.VALIDATORS
+        },
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _meta_schemas() -> Registry[Any]:
+    """The drafts' meta-schemas without their ``$schema``: jsonschema checks a subschema
+    that names its ``$schema`` with that draft's own class, which would leave the noting
+    class (and its notes) behind at the first reference."""
+    resources = []
+    for uri in SPECIFICATIONS:
+        contents = SPECIFICATIONS.contents(uri)
+        specification = specification_with(contents["$schema"])
+        bare = {key: value for key, value in contents.items() if key != "$schema"}
+        resources.append((uri, specification.create_resource(bare)))
+    return Registry().with_resources(resources).crawl()
+
+
+def _noting(check: Any) -> Any:
+    def noting(validator: Any, ref: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+        errors = list(check(validator, ref, instance, schema))
+        # A value that fails is no schema: it was tried as one branch of an `anyOf` (the
+        # list form of draft-07's `items`, a property list in `dependencies`).
+        if not errors and ref in _META_SCHEMA_REFS and isinstance(instance, dict):
+            _FOUND.get().add(id(instance))
+        yield from errors
+
+    return noting
+
+
+def _subschemas(root: dict[str, Any], schemas: set[int]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each subschema of `root` (an id in `schemas`) with its path, the root first, in the
+    order they are written. A subschema's keys are keywords (``$.properties``), the keys of
+    any other object are names (``$.properties['code']``)."""
+    # Without recursion: a deep schema must not itself exhaust the stack.
+    stack: list[tuple[str, Any]] = [("$", root)]
+    while stack:
+        path, node = stack.pop()
+        children: list[tuple[str, Any]] = []
+        if isinstance(node, dict):
+            if id(node) in schemas:
+                yield path, node
+                children = [(f"{path}.{key}", value) for key, value in node.items()]
+            else:
+                children = [(f"{path}[{key!r}]", value) for key, value in node.items()]
+        elif isinstance(node, list):
+            children = [(f"{path}[{index}]", value) for index, value in enumerate(node)]
+        stack.extend(
+            (child_path, value)
+            for child_path, value in reversed(children)
+            if isinstance(value, dict | list)
+        )
+
+
+def _check_loops(root: dict[str, Any], schemas: set[int], resolver: Any) -> None:
     """Refuse a chain of references that comes back to a schema already being applied to
     the same value: checking it would recurse until the interpreter gives up."""
-    root = resolver.lookup("#").contents
-    paths = {id(node): path for path, node in _subschemas(root, "$", root=True)}
+    paths = {id(node): path for path, node in _subschemas(root, schemas)}
     finished: set[int] = set()
-    for path, node in _subschemas(root, "$", root=True):
+    for path, node in _subschemas(root, schemas):
         if id(node) not in finished:
             _follow(node, path, resolver, paths, finished)
 

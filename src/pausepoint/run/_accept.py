@@ -8,10 +8,9 @@ from typing import Any
 
 import jsonschema
 from pydantic import BaseModel, JsonValue, ValidationError
-from referencing.exceptions import Unresolvable
 
 from pausepoint._json import check_text, json_path, json_size, to_json_value
-from pausepoint._response_schema import answer_validator
+from pausepoint._response_schema import answer_validator, check_response_schema
 from pausepoint.actions import Action, Rejection
 from pausepoint.decisions import (
     DEFAULT_REJECTION_MESSAGE,
@@ -22,6 +21,7 @@ from pausepoint.errors import (
     AnswerTooLargeError,
     InvalidRejectionError,
     InvalidResolutionError,
+    InvalidResponseSchemaError,
     ResolutionProblem,
 )
 from pausepoint.transcript import ErrorInfo, InterruptEntry
@@ -112,15 +112,22 @@ def check_answer(
                 [ResolutionProblem(json_path(err["loc"], "$"), err["msg"]) for err in exc.errors()]
             ) from None
     if entry.response_schema is not None:
-        # Also for a pydantic model: the formats the browser checks are in its JSON Schema.
-        validator = answer_validator(entry.response_schema)
         try:
-            problems = [p for error in validator.iter_errors(data) for p in _problems(error)]
-        except Unresolvable as exc:
+            # Already checked at the raise or the load, so usually remembered; an entry
+            # written around both still gets an error rather than a crash in the check.
+            check_response_schema(entry.response_schema)
+        except InvalidResponseSchemaError as exc:
             raise InvalidResolutionError(
-                [ResolutionProblem("$", f"the response schema cannot be resolved ({exc})")],
+                [
+                    ResolutionProblem(
+                        "$", f"the response schema cannot be used: at {exc.path}, {exc.reason}"
+                    )
+                ],
                 summary="This interrupt's response schema is broken; reject it instead",
             ) from None
+        # Also for a pydantic model: the formats the browser checks are in its JSON Schema.
+        validator = answer_validator(entry.response_schema)
+        problems = [p for error in validator.iter_errors(data) for p in _problems(error)]
         if problems:
             raise InvalidResolutionError(sorted(problems, key=lambda p: p.path))
 
