@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import pytest
+from pydantic import BaseModel
 
 from pausepoint import (
     SCHEMA_VERSION,
@@ -25,6 +26,7 @@ from pausepoint import (
     action,
     call,
 )
+from pausepoint._response_schema import check_response_schema
 
 DRAFT_04 = "http://json-schema.org/draft-04/schema#"
 DRAFT_06 = "http://json-schema.org/draft-06/schema#"
@@ -313,8 +315,6 @@ async def test_dependencies_with_a_property_list_and_a_schema_are_answerable(dra
          "$.allOf[0].$ref"),
         ({"required": ["a"], "allOf": [{"$ref": "#/required"}]}, "$.allOf[0].$ref"),
         ({"minimum": 1, "not": {"$ref": "#/minimum"}}, "$.not.$ref"),
-        ({"$schema": DRAFT_07, "$defs": {"x": {"type": "integr"}}, "$ref": "#/$defs/x"},
-         "$.$ref"),
         ({"$defs": {"x": {"type": "string"}}, "$dynamicRef": "#/$defs/x/type"}, "$.$dynamicRef"),
     ],
 )  # fmt: skip
@@ -324,6 +324,22 @@ def test_a_ref_into_a_value_that_is_not_a_schema_is_refused_at_the_raise(
     error = refusal(schema)
     assert error.path == path
     assert "not a schema" in error.reason
+
+
+def test_defs_hold_schemas_in_every_draft_as_pydantic_writes_them() -> None:
+    class Address(BaseModel):
+        city: str
+
+    class Person(BaseModel):
+        home: Address
+
+    schema = {"$schema": DRAFT_07, **Person.model_json_schema()}
+    check_response_schema(schema)  # pydantic's $defs, under draft-07
+    schema["$defs"]["Address"]["properties"]["city"]["pattern"] = LOOK_BEHIND
+    error = refusal(schema)
+    assert error.path == "$.$defs['Address'].properties['city'].pattern"
+    typo = {"$schema": DRAFT_07, "$defs": {"x": {"type": "integr"}}, "$ref": "#/$defs/x"}
+    assert refusal(typo).path == "$.$defs['x'].type"
 
 
 @pytest.mark.parametrize(

@@ -88,6 +88,14 @@ def _check(schema: Mapping[str, Any]) -> None:
     validator_class = _draft(schema)
     root = dict(schema)
     schemas = _schemas_in(root, validator_class)
+    defs = root.get("$defs")
+    if isinstance(defs, dict) and "$defs" not in validator_class.META_SCHEMA.get("properties", {}):
+        # Drafts up to 07 keep subschemas in `definitions`, but `$defs` (what pydantic
+        # writes) is where people and tools put them too, and every draft's `$ref`
+        # reaches it: its entries are checked as schemas of the same draft.
+        for name, entry in defs.items():
+            if isinstance(entry, dict):
+                schemas |= _schemas_in(entry, validator_class, f"$.$defs[{name!r}]")
     _check_numbers(root, "$")
     resolver = _registry_of(_resource(root)).resolver(base_uri=_ROOT_URI)
     id_keyword = "id" if validator_class is Draft4Validator else "$id"
@@ -274,7 +282,7 @@ def _search(pattern: str, text: str) -> bool:
     return _engine(pattern).search(text) is not None
 
 
-def _schemas_in(root: dict[str, Any], validator_class: Any) -> set[int]:
+def _schemas_in(root: dict[str, Any], validator_class: Any, where: str = "$") -> set[int]:
     """Check `root` against its draft's meta-schema; return the ids of its subschemas.
 
     A subschema is whatever the meta-schema itself checks as a schema: the drafts' own
@@ -294,9 +302,9 @@ def _schemas_in(root: dict[str, Any], validator_class: Any) -> set[int]:
     finally:
         _FOUND.reset(token)
     if error is not None:
-        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
+        at = where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.path)
         raise InvalidResponseSchemaError(
-            where, f"it is not a valid JSON Schema: {error.message}"
+            at, f"it is not a valid JSON Schema: {error.message}"
         ) from None
     return found
 
