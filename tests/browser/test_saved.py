@@ -4,6 +4,7 @@ down while the page stayed open. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
+import copy
 import re
 import uuid
 from collections.abc import Callable, Iterator
@@ -76,33 +77,77 @@ def test_reopened_trusted_notebook_draws_the_saved_view_read_only(
     nb.screenshot("s-reopened-trusted")
 
 
-def test_a_notebook_saved_in_jupyterlab_reopens_with_its_views(
-    open_notebook: Callable[[str, list[str]], Any], browser: Any
+AGAIN = 'again = agent.start("Refund order 43")\nagain'
+STATIC_ROUTE = "/pausepoint/static/"
+
+
+def _added_by_outputs(path: Path) -> int:
+    """What the outputs and the saved widget state add to the notebook at `path`."""
+    saved = nbformat.read(path, as_version=4)
+    bare = copy.deepcopy(saved)
+    for cell in bare.cells:
+        cell.outputs, cell.execution_count = [], None
+    bare.metadata.pop("widgets", None)
+    return len(nbformat.writes(saved).encode()) - len(nbformat.writes(bare).encode())
+
+
+def _watch_code_requests(page: Any, *, server_route: bool = True) -> list[tuple[str, int]]:
+    """The page's requests for the view's code, as `(<digest>/<file>, status)`; with
+    `server_route=False` the server answers them 404, as one without pausepoint's
+    extension (VS Code, Voila, an install without its data files) does."""
+    asked: list[tuple[str, int]] = []
+    if not server_route:
+        page.route(f"**{STATIC_ROUTE}**", lambda route: route.fulfill(status=404))
+    page.on(
+        "response",
+        lambda r: (
+            asked.append((r.url.split(STATIC_ROUTE)[1], r.status))
+            if STATIC_ROUTE in r.url
+            else None
+        ),
+    )
+    return asked
+
+
+@pytest.mark.parametrize("views", [1, 2])
+def test_a_notebook_saved_in_jupyterlab_adds_little_per_view_and_reopens_with_its_views(
+    open_notebook: Callable[[str, list[str]], Any], browser: Any, views: int
 ) -> None:
     """Saved with JupyterLab's defaults (widget state is not saved automatically), the
     kernel shut down, the notebook opened again: the view is drawn from what pausepoint
-    saved with the notebook, not "Error displaying widget: model not found"."""
-    nb = open_notebook("saved-in-lab", [SETUP, START])
+    saved with the notebook, not "Error displaying widget: model not found". The saved
+    state carries none of the view's code, even for a single view: the reopened page
+    fetches it from the Jupyter server, where pausepoint is installed."""
+    name = f"saved-in-lab-{views}"
+    nb = open_notebook(name, [SETUP, START, AGAIN][: 1 + views])
     nb.run_all()
-    _card(nb, "tool-approval")
+    expect(nb.page.locator('[data-testid="pp-card"]')).to_have_count(views, timeout=60_000)
     nb.page.evaluate(
         "async () => { const panel = window.jupyterapp.shell.currentWidget;"
         " await panel.context.save(); await panel.sessionContext.shutdown(); }"
     )
-    saved = nbformat.read(nb.lab.root / "saved-in-lab.ipynb", as_version=4)
+    path = nb.lab.root / f"{name}.ipynb"
+    saved = nbformat.read(path, as_version=4)
     states = saved.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
     assert [s["state"]["status"] for s in states.values() if "run_id" in s["state"]] == [
         "interrupted"
-    ]
+    ] * views
+    [shared] = [s["state"] for s in states.values() if "pausepoint_front_end" in s["state"]]
+    assert shared.get("code", "") == ""  # the code's digest, not the code
+    added = _added_by_outputs(path)
+    print(f"\nsaved in JupyterLab with {views} run view(s): {added / 1000:.1f} KB added, "
+          f"{added / views / 1000:.1f} KB per view")  # fmt: skip
+    assert added / views <= 60_000
 
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     try:
         page = context.new_page()
+        asked = _watch_code_requests(page)
         page.goto(
-            f"{nb.lab.url}/lab/workspaces/{uuid.uuid4().hex[:8]}/tree/saved-in-lab.ipynb"
+            f"{nb.lab.url}/lab/workspaces/{uuid.uuid4().hex[:8]}/tree/{name}.ipynb"
             f"?token={nb.lab.token}&reset"
         )
-        reopened = Notebook(page, nb.lab, "saved-in-lab")
+        reopened = Notebook(page, nb.lab, name)
         reopened.wait_kernel_idle()
         view = reopened.widget()
         expect(view.get_by_test_id("pp-kernel-gone")).to_be_visible(timeout=30_000)
@@ -110,10 +155,31 @@ def test_a_notebook_saved_in_jupyterlab_reopens_with_its_views(
         expect(card.get_by_test_id("pp-approve")).to_be_disabled()
         expect(view).to_contain_text("Refund order 42")
         _no_broken_widget(reopened)
+        # Fetched from the server once for the page, whatever the number of views.
+        digest = shared["pausepoint_front_end"]
+        assert sorted(asked) == [(f"{digest}/widget.css", 200), (f"{digest}/widget.js", 200)]
         card.scroll_into_view_if_needed()
-        reopened.screenshot("s-saved-in-lab-reopened")
+        reopened.screenshot(f"s-saved-in-lab-{views}-reopened")
     finally:
         context.close()
+
+
+def test_without_the_server_route_the_kernel_sends_the_views_code(
+    open_notebook: Callable[[str, list[str]], Any],
+) -> None:
+    """Where the Jupyter server does not serve the view's code (no pausepoint extension:
+    VS Code, Voila, an install without its data files), the view asks its kernel for it,
+    and works: Approve runs the action."""
+    nb = open_notebook("no-server-route", [SETUP, START])
+    asked = _watch_code_requests(nb.page, server_route=False)
+    nb.run_all()
+    card = _card(nb, "tool-approval")
+    assert sorted(status for _, status in asked) == [404, 404]  # asked the server first
+    expect(nb.page.locator(".pausepoint-snapshot-beside-view")).to_be_hidden()  # its css
+    card.get_by_test_id("pp-approve").click()
+    expect(nb.widget().get_by_test_id("pp-status")).to_contain_text("Completed", timeout=30_000)
+    _no_broken_widget(nb)
+    nb.screenshot("s-no-server-route")
 
 
 def test_a_run_answered_in_the_view_is_saved_with_its_final_snapshot(

@@ -4,7 +4,8 @@ Works from a fresh `git clone` of this repository (committed work only, as a use
 it): builds the sdist and the wheel as `python -m build` does, a wheel straight from a
 clean clone as `pip install <path or git URL>` does, installs them into new virtual
 environments whose PATH has no node or npm, and checks that `RunView` there serves the
-real bundle. Building needs node and npm: skipped without them, failed under CI=true.
+real bundle, and that a Jupyter server of that environment serves it too (saved notebooks
+do not carry it). Building needs node and npm: skipped without them, failed under CI=true.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ import hashlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
+import time
+import urllib.error
+import urllib.request
+import uuid
 import zipfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,9 +29,12 @@ from pathlib import Path
 
 import pytest
 
+from pausepoint_server import read_bundle
+
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = "pausepoint/widget/static"
 BUNDLE = ("widget.js", "widget.css")
+SERVER_CONFIG = "etc/jupyter/jupyter_server_config.d/pausepoint.json"
 NODE_NEEDED = "node >= 18 with npm"
 PREBUILT_HINT = "install a built wheel or sdist"
 
@@ -169,26 +178,29 @@ def unpacked_sdist(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Pa
 
 
 _FRONT_END_IN_USE = """
-import base64, gzip, hashlib, json
+import hashlib, json
 import pausepoint
 from pausepoint import Agent, ScriptedModel
 from pausepoint.widget import RunView
 
 view = RunView(Agent(model=ScriptedModel(["Hello."])).new_run("Hi"))
-shared = view._front_end  # the bundle, once per kernel, that every run view refers to
-code, css = shared.code.encode(), shared.css.encode()
-if shared.encoding == "gzip+base64":
-    code, css = (gzip.decompress(base64.b64decode(t)) if t else t for t in (code, css))
+shared = view._front_end  # names the bundle for every run view, and sends it when asked
+sent = []
+shared.send = sent.append
+shared._send_code(shared, {"type": "front-end", "id": "1"}, [])
+[reply] = sent
 print(json.dumps({
     "package": pausepoint.__file__,
-    "widget.js": hashlib.sha256(code).hexdigest(),
-    "widget.css": hashlib.sha256(css).hexdigest(),
+    "digest": shared.pausepoint_front_end,
+    "widget.js": hashlib.sha256(reply["js"].encode()).hexdigest(),
+    "widget.css": hashlib.sha256(reply["css"].encode()).hexdigest(),
 }))
 """
 
 
 def _front_end_in_use(bin_dir: Path, cwd: Path) -> dict[str, str]:
-    """Which package a fresh interpreter imports, and digests of its RunView's front end."""
+    """Which package a fresh interpreter imports, the name of its RunView's front end, and
+    digests of the code its kernel sends a view that asks."""
     result = _ok([bin_dir / "python", "-c", _FRONT_END_IN_USE], cwd=cwd, env=_without_node(bin_dir))
     found: dict[str, str] = json.loads(result.stdout.strip().splitlines()[-1])
     return found
@@ -196,6 +208,17 @@ def _front_end_in_use(bin_dir: Path, cwd: Path) -> dict[str, str]:
 
 def _digests(bundle: Mapping[str, bytes]) -> dict[str, str]:
     return {name: hashlib.sha256(content).hexdigest() for name, content in bundle.items()}
+
+
+def _bundle_name(bundle: Mapping[str, bytes], tmp_path: Path) -> str:
+    """The digest the kernel and the Jupyter server name `bundle` by."""
+    folder = tmp_path / "bundle"
+    folder.mkdir()
+    for name, content in bundle.items():
+        (folder / name).write_bytes(content)
+    found = read_bundle(folder)
+    assert found is not None
+    return found.digest
 
 
 def test_the_sdist_carries_the_bundle_and_the_front_end_sources(built: Built) -> None:
@@ -247,7 +270,78 @@ def test_the_wheel_installed_without_node_serves_the_built_bundle(
     _install_without_node(venv_without_node, built.wheel)
     found = _front_end_in_use(venv_without_node, tmp_path)
     assert Path(found.pop("package")).is_relative_to(venv_without_node.parent)
+    assert found.pop("digest") == _bundle_name(built.bundle, tmp_path)
     assert found == _digests(built.bundle)
+
+
+def test_the_wheel_ships_and_enables_the_jupyter_server_extension(built: Built) -> None:
+    files = _wheel_files(built.wheel)
+    [config] = [name for name in files if name.endswith(f".data/data/{SERVER_CONFIG}")]
+    with zipfile.ZipFile(built.wheel) as archive:
+        enabled = json.loads(archive.read(config))
+    assert enabled == {"ServerApp": {"jpserver_extensions": {"pausepoint_server": True}}}
+    assert {"pausepoint_server/__init__.py", "pausepoint_server/_handler.py"} <= files
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str, token: str) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, headers={"Authorization": f"token {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, b""
+
+
+def test_a_jupyter_server_beside_the_wheel_serves_the_code_its_kernels_name(
+    built: Built, venv_without_node: Path, tmp_path: Path
+) -> None:
+    """The view's code is not saved with a notebook: the Jupyter server of an environment
+    where the wheel is installed serves it, under the name its kernels give it."""
+    bin_dir = venv_without_node
+    _install_without_node(bin_dir, built.wheel)
+    env = _without_node(bin_dir)
+    _ok(
+        [bin_dir / "python", "-m", "pip", "install", "--quiet", "jupyter_server"],
+        cwd=tmp_path,
+        env=env,
+    )
+    digest = _front_end_in_use(bin_dir, tmp_path)["digest"]
+    for name in ("config", "runtime", "data"):
+        env[f"JUPYTER_{name.upper()}_DIR"] = str(tmp_path / name)
+    port, token = _free_port(), uuid.uuid4().hex
+    command = [
+        bin_dir / "jupyter-server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", "--allow-root",
+    ]  # fmt: skip
+    with (tmp_path / "server.log").open("w") as log:
+        server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=log)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if _get(f"{url}/api/status", token)[0] == 200:
+                        break
+                except OSError:
+                    pass
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(
+                        f"jupyter server did not start:\n{(tmp_path / 'server.log').read_text()}"
+                    )
+                time.sleep(0.3)
+            for name in BUNDLE:
+                served = _get(f"{url}/pausepoint/static/{digest}/{name}", token)
+                assert served == (200, built.bundle[name])
+            assert _get(f"{url}/pausepoint/static/{'0' * 16}/widget.js", token)[0] == 404
+        finally:
+            server.terminate()
+            server.wait(timeout=15)
 
 
 def test_installing_the_sdist_without_node_serves_the_built_bundle(
@@ -256,6 +350,7 @@ def test_installing_the_sdist_without_node_serves_the_built_bundle(
     _install_without_node(venv_without_node, built.sdist)
     found = _front_end_in_use(venv_without_node, tmp_path)
     assert Path(found.pop("package")).is_relative_to(venv_without_node.parent)
+    assert found.pop("digest") == _bundle_name(built.bundle, tmp_path)
     assert found == _digests(built.bundle)
 
 

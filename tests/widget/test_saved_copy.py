@@ -1,11 +1,10 @@
-"""What a notebook keeps of a run view: the view's code once per kernel (every run view
-refers to one shared model), a small state per view, and what a view whose kernel is
-gone needs to say what works: whether the run is stored, and the line that loads it."""
+"""What a notebook keeps of a run view: none of the view's code (the Jupyter server serves
+it, or the kernel sends it on request), a small state per view that refers to one shared
+model naming the code by digest, and what a view whose kernel is gone needs to say what
+works: whether the run is stored, and the line that loads it."""
 
 from __future__ import annotations
 
-import base64
-import gzip
 import json
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from pausepoint import Agent, ScriptedModel
 from pausepoint.store import SQLiteStore
 from pausepoint.widget import _bundle
 from pausepoint.widget._snapshot import snapshot_html
+from pausepoint_server import read_bundle
 
 STATIC = Path(_bundle.__file__).parent / "static"
 
@@ -34,7 +34,12 @@ def opened(comms: list[RecordingComm]) -> list[dict[str, object]]:
     return [c.opened_state() for c in comms]
 
 
-def test_run_views_share_one_front_end_and_each_carries_only_a_loader(
+def front_end_comm(comms: list[RecordingComm]) -> RecordingComm:
+    [shared] = [c for c in comms if "pausepoint_front_end" in c.opened_state()]
+    return shared
+
+
+def test_run_views_share_one_front_end_that_names_the_code_and_carries_none(
     comms: list[RecordingComm],
 ) -> None:
     first, second = agent().new_run("Hi"), agent().new_run("Hello")
@@ -43,21 +48,52 @@ def test_run_views_share_one_front_end_and_each_carries_only_a_loader(
     states = opened(comms)
     front_ends = [s for s in states if "pausepoint_front_end" in s]
     views = [s for s in states if s.get("_anywidget_id") == "pausepoint.widget._view.RunView"]
-    assert len(front_ends) == 1  # sent (and saved) once per kernel, not once per view
+    assert len(front_ends) == 1  # one per kernel, not one per view
     assert len(views) == 2
     [shared] = front_ends
     for view in views:
         assert view["_front_end"] == f"IPY_MODEL_{first.view._front_end.model_id}"
+        assert view["_esm"] == _bundle.LOADER
         assert len(json.dumps(view)) < 8_000  # the loader and the run, not the bundle
         assert "_css" not in view or view["_css"] == ""
 
-    # The shared model holds the bundle itself, compressed, and its style sheet.
-    assert shared["encoding"] == "gzip+base64"
-    code = gzip.decompress(base64.b64decode(str(shared["code"])))
-    assert code == (STATIC / "widget.js").read_bytes()
-    css = gzip.decompress(base64.b64decode(str(shared["css"])))
-    assert css == (STATIC / "widget.css").read_bytes()
-    assert len(str(shared["code"])) < 0.6 * len(code)
+    # The shared model names the installed bundle by the digest the server serves it
+    # under; what a notebook saves of it is that name, not the code.
+    bundle = read_bundle(STATIC)
+    assert bundle is not None
+    assert shared["pausepoint_front_end"] == bundle.digest
+    assert shared["code"] == ""
+    assert len(json.dumps(shared)) < 1_000
+
+
+def test_the_kernel_sends_the_code_to_a_view_that_asks_and_saves_none_of_it(
+    comms: list[RecordingComm],
+) -> None:
+    """What the loader does when no Jupyter server serves the code (VS Code, Voila, an
+    install without the server extension): it asks the shared model, and the kernel
+    answers with a message, which is not part of the state a notebook saves."""
+    assert agent().new_run("Hi").view.comm is not None
+    shared = front_end_comm(comms)
+
+    shared.browser_send({"type": "front-end", "id": "r1"})
+
+    [reply] = shared.custom("front-end")
+    assert reply["id"] == "r1"
+    assert reply["js"] == (STATIC / "widget.js").read_text("utf-8")
+    assert reply["css"] == (STATIC / "widget.css").read_text("utf-8")
+    assert shared.updates() == []
+    assert shared.opened_state()["code"] == ""
+
+
+def test_without_a_bundle_the_shared_model_carries_the_note_that_says_what_to_do(
+    tmp_path: Path, comms: list[RecordingComm]
+) -> None:
+    front_end = _bundle.FrontEnd(tmp_path)  # a static folder without the built front end
+
+    assert "pausepoint/widget/static/widget.js is missing" in front_end.code
+    assert front_end.pausepoint_front_end
+    front_end_comm(comms).browser_send({"type": "front-end", "id": "r1"})
+    assert front_end_comm(comms).custom() == []  # the note is the whole module
 
 
 def test_a_closed_front_end_is_made_again_for_the_next_view(

@@ -1,25 +1,27 @@
 """The view's front end as installed: the bundled module, or a fallback that says what to do.
 
-The bundle is large (about 230 KB), and anywidget keeps a widget's module in its state, so
-a notebook would save it once for every run view. A run view's module is instead a small
-loader (`LOADER`); the bundle itself travels, compressed, in one `FrontEnd` model per
-kernel that every run view refers to, so a notebook saves it once. The loader reads that
-model (live, or restored from the notebook's saved widget state), imports the bundle
-once per page and hands it the view.
+The bundle is large (about 250 KB), and anywidget keeps a widget's module in its state, so
+a notebook would save it once for every view. A view's module is instead a small loader
+(`LOADER`), and its code is saved nowhere: the loader fetches it from the Jupyter server
+where pausepoint is installed (`pausepoint_server`, by the digest of the bundle), and when
+that fails (no server extension: VS Code, Voila, another version of pausepoint beside the
+server) asks the kernel for it with a message on the kernel's one `FrontEnd` model, which
+every view refers to and which holds only the digest. The page imports each bundle once.
 """
 
 from __future__ import annotations
 
-import base64
-import gzip
 import hashlib
 import json
 import threading
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import ipywidgets  # type: ignore[import-untyped]
 import traitlets
+
+from pausepoint_server import Bundle, read_bundle
 
 __all__ = ["LOADER", "MISSING_BUNDLE_MESSAGE", "FrontEnd", "front_end", "shared_front_end"]
 
@@ -55,62 +57,126 @@ def front_end(static: Path) -> tuple[Path | str, Path | str]:
 
 
 LOADER = """\
-// pausepoint's run view. Its code is not here: it is in a model every run view of the
-// kernel refers to (`_front_end`), saved once per notebook. Imported once per page.
+// pausepoint's view. Its code is not saved with it: the Jupyter server where pausepoint is
+// installed serves it, or else the kernel sends it; `_front_end` names it by digest.
 const loaded = (globalThis.__pausepointFrontEnds ??= new Map());
 
-async function source(shared, key) {
-  const text = shared.get(key) ?? "";
-  if (shared.get("encoding") !== "gzip+base64" || !text) return text;
-  const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).text();
+async function fromServer(digest) {
+  const config = document.getElementById("jupyter-config-data");
+  if (!config) throw new Error("no Jupyter server");
+  const base = JSON.parse(config.textContent).baseUrl ?? "/";
+  return Promise.all(["widget.js", "widget.css"].map(async (name) => {
+    const url = new URL(`${base}pausepoint/static/${digest}/${name}`, location.href);
+    const res = await fetch(url);
+    if (!res.ok || res.redirected) throw new Error(`server: ${res.status} for ${url.pathname}`);
+    return res.text();
+  }));
 }
 
-async function addStyle(shared, digest) {
-  const id = "pausepoint-front-end-style";
-  let style = document.getElementById(id);
-  if (style?.dataset.digest === digest) return;
-  const css = await source(shared, "css");
-  style = document.getElementById(id);
-  if (!style) {
-    style = Object.assign(document.createElement("style"), { id });
-    document.head.appendChild(style);
+function fromKernel(shared) {
+  return new Promise((resolve, reject) => {
+    if (!shared.comm_live) throw new Error("kernel: gone");
+    const id = Math.random().toString(36).slice(2);
+    const done = (then, value) => {
+      shared.off("msg:custom", reply);
+      shared.off("comm_live_update", gone);
+      then(value);
+    };
+    const reply = (msg) => msg?.id === id && done(resolve, [msg.js, msg.css]);
+    const gone = () => shared.comm_live || done(reject, new Error("kernel: gone"));
+    shared.on("msg:custom", reply);
+    shared.on("comm_live_update", gone);
+    shared.send({ type: "front-end", id });
+  });
+}
+
+async function fetchCode(shared, digest) {
+  const inline = shared.get("code");  // the note of a kernel without the bundle
+  if (inline) return [inline, ""];
+  try {
+    return await fromServer(digest);
+  } catch (server) {
+    try {
+      return await fromKernel(shared);
+    } catch (kernel) {
+      throw new Error(`${server.message}; ${kernel.message}`);
+    }
   }
+}
+
+async function importCode(shared, digest) {
+  const [js, css] = await fetchCode(shared, digest);
+  const url = URL.createObjectURL(new Blob([js], { type: "text/javascript" }));
+  try {
+    return { mod: await import(/* webpackIgnore: true */ url), css };
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+function addStyle(digest, css) {
+  const id = "pausepoint-front-end-style";
+  const style = document.getElementById(id)
+    ?? document.head.appendChild(Object.assign(document.createElement("style"), { id }));
+  if (style.dataset.digest === digest) return;
   style.dataset.digest = digest;
   style.textContent = css;
 }
 
+const unavailable = (digest, err) => ({
+  render({ el }) {
+    const note = Object.assign(document.createElement("pre"), { style: "white-space: pre-wrap" });
+    note.textContent = `pausepoint: this view cannot be drawn here: neither the Jupyter \
+server nor the kernel has its code (pausepoint bundle ${digest}; ${err.message}). Is \
+pausepoint installed where Jupyter runs, in the version that made the view? Run the cell \
+again to draw it with the pausepoint installed now.`;
+    el.replaceChildren(note);
+  },
+});
+
 async function load(model) {
   const ref = model.get("_front_end");
-  const id = typeof ref === "string" ? ref.replace(/^IPY_MODEL_/, "") : "";
-  const shared = await model.widget_manager.get_model(id);
+  const shared = await model.widget_manager.get_model(String(ref).replace(/^IPY_MODEL_/, ""));
   const digest = shared.get("pausepoint_front_end");
-  if (!loaded.has(digest)) {
-    loaded.set(digest, (async () => {
-      const code = new Blob([await source(shared, "code")], { type: "text/javascript" });
-      const url = URL.createObjectURL(code);
-      try {
-        return await import(/* webpackIgnore: true */ url);
-      } finally {
-        URL.revokeObjectURL(url);
-      }
-    })());
+  if (!loaded.has(digest)) loaded.set(digest, importCode(shared, digest));
+  try {
+    const { mod, css } = await loaded.get(digest);
+    addStyle(digest, css);
+    return typeof mod.default === "function" ? await mod.default() : mod.default;
+  } catch (err) {
+    loaded.delete(digest);  // a later view may find the code (a kernel started again)
+    return unavailable(digest, err);
   }
-  await addStyle(shared, digest);
-  const mod = await loaded.get(digest);
-  return typeof mod.default === "function" ? await mod.default() : mod.default;
 }
 
+// anywidget drops a model's messages for good when `initialize` takes over 2 s, and the
+// code may take longer to come: `initialize` returns at once, keeping the kernel's
+// messages for the code's own listeners, and `render` waits for the code.
 export default () => {
-  let widget;
+  let ready;
   return {
-    async initialize(props) {
-      widget = await load(props.model);
-      return widget.initialize?.(props);
+    initialize({ model, ...props }) {
+      const early = [];
+      const keep = (...args) => early.push(args);
+      model.on("msg:custom", keep);
+      const on = (name, callback) => {
+        model.on(name, callback);
+        if (name === "msg:custom") for (const args of early) callback(...args);
+      };
+      let cleanup;
+      ready = load(model)
+        .then(async (widget) => {
+          cleanup = await widget.initialize?.({ ...props, model: { ...model, on } });
+          return widget;
+        })
+        .finally(() => {
+          model.off("msg:custom", keep);
+          early.length = 0;
+        });
+      return () => ready.then(() => typeof cleanup === "function" && cleanup());
     },
-    render(props) {
-      return widget?.render?.(props);
+    async render(props) {
+      return (await ready).render?.(props);
     },
   };
 };
@@ -118,35 +184,43 @@ export default () => {
 
 
 class FrontEnd(ipywidgets.Widget):  # type: ignore[misc]
-    """The run view's code and style, sent and saved once per kernel: each run view refers
-    to it. `code` is the bundle and `css` its style sheet, each gzipped and in base64 when
-    `encoding` says so."""
+    """Which front end this kernel's views use, once per kernel: each view refers to it.
+
+    It holds the bundle's digest, not its code (the Jupyter server serves that), and
+    sends the code to a view that asks for it (`{type: "front-end", id}`) as a message
+    (`{type: "front-end", id, js, css}`), which is not saved with the notebook. Without
+    a bundle, `code` is the small module that says what to do.
+    """
 
     pausepoint_front_end = traitlets.Unicode("").tag(sync=True)
-    """A digest of the bundle: the page imports each bundle once; marks this model."""
-    encoding = traitlets.Unicode("text").tag(sync=True)
+    """The digest of the bundle (`pausepoint_server.read_bundle`); marks this model."""
     code = traitlets.Unicode("").tag(sync=True)
-    css = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, static: Path) -> None:
+        bundle = _installed(static)
+        if bundle is None:
+            digest = hashlib.sha256(_MISSING_BUNDLE.encode()).hexdigest()[:16]
+            super().__init__(pausepoint_front_end=digest, code=_MISSING_BUNDLE)
+        else:
+            super().__init__(pausepoint_front_end=bundle.digest)
+        self._bundle = bundle
+        self.on_msg(self._send_code)
+
+    def _send_code(self, _: Any, content: Any, buffers: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "front-end":
+            return
+        if self._bundle is None:
+            return
+        js, css = (self._bundle.files[name].decode("utf-8") for name in ("widget.js", "widget.css"))
+        self.send(
+            {"type": "front-end", "id": str(content.get("id", ""))[:64], "js": js, "css": css}
+        )
 
 
 @cache
-def _packed(static: Path) -> dict[str, str]:
-    script, css = front_end(static)
-    code = script.read_text("utf-8") if isinstance(script, Path) else script
-    style = css.read_text("utf-8") if isinstance(css, Path) else css
-    digest = hashlib.sha256(code.encode()).hexdigest()[:16]
-    if not isinstance(script, Path):  # the fallback: small, and readable as it is
-        return {"pausepoint_front_end": digest, "encoding": "text", "code": code, "css": style}
-    return {
-        "pausepoint_front_end": digest,
-        "encoding": "gzip+base64",
-        "code": _gzip64(code),
-        "css": _gzip64(style) if style else "",
-    }
-
-
-def _gzip64(text: str) -> str:
-    return base64.b64encode(gzip.compress(text.encode(), 9, mtime=0)).decode("ascii")
+def _installed(static: Path) -> Bundle | None:
+    """The bundle as this kernel found it first (`make js` needs a new kernel)."""
+    return read_bundle(static)
 
 
 _shared: FrontEnd | None = None
@@ -158,5 +232,5 @@ def shared_front_end(static: Path) -> FrontEnd:
     global _shared
     with _shared_lock:
         if _shared is None or _shared.comm is None:
-            _shared = FrontEnd(**_packed(static))
+            _shared = FrontEnd(static)
         return _shared
