@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from tests.helpers import until
 from tests.widget.inbox_agents import ops_agent, waiting
@@ -151,6 +153,40 @@ async def test_polling_shows_runs_other_kernels_left_waiting(
     await run.resume(True)
     await until(lambda: box.entries == [])
     box.close()
+
+
+async def test_stopped_polling_leaves_the_inbox_drawn_and_poll_starts_it_again(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    box = Inbox(store, agents={"ops": ops_agent([])}, poll=0.02)
+    assert box.polling == 0.02
+
+    box.stop_polling()
+    assert box.polling is None
+    run = await waiting(ops_agent([]), store, "Delete record 7")
+    await asyncio.sleep(0.2)  # ten polls' worth: none looks
+    assert box.entries == []
+    # Still open and drawn (close() would blank it), and Refresh still reads the store.
+    assert box.comm is not None
+    assert [t for t, _ in comm_of(box).messages if t == "comm_close"] == []
+    comm_of(box).browser_send({"type": "refresh", "requestId": "r1"})
+    assert [e["runId"] for e in box.entries] == [run.id]
+
+    box.poll(0.02)
+    assert box.polling == 0.02
+    await run.resume(True)
+    await until(lambda: box.entries == [])
+    box.close()
+    assert box.polling is None
+
+
+def test_poll_needs_a_positive_interval_and_an_event_loop(store: RunStore) -> None:
+    box = Inbox(store, poll=None)
+    with pytest.raises(UsageError, match="positive"):
+        box.poll(0)
+    with pytest.raises(UsageError, match="event loop"):
+        box.poll(5)  # no loop runs here; in a kernel, one always does
+    assert box.polling is None
 
 
 async def test_refresh_request_reads_the_store_again(

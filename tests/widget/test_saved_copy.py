@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tests.widget.recording import RecordingComm
 
-from pausepoint import Agent, ScriptedModel
+from pausepoint import Agent, Inbox, ScriptedModel
 from pausepoint.store import SQLiteStore
 from pausepoint.widget import _bundle
 from pausepoint.widget._snapshot import snapshot_html
@@ -94,6 +94,21 @@ def test_without_a_bundle_the_shared_model_carries_the_note_that_says_what_to_do
     assert front_end.pausepoint_front_end
     front_end_comm(comms).browser_send({"type": "front-end", "id": "r1"})
     assert front_end_comm(comms).custom() == []  # the note is the whole module
+
+
+def test_an_inbox_shares_the_loader_and_the_front_end_of_run_views(
+    tmp_path: Path, comms: list[RecordingComm]
+) -> None:
+    run = agent().new_run("Hi")
+    box = Inbox(SQLiteStore(tmp_path / "runs.db"), poll=None)
+
+    assert box._front_end is run.view._front_end
+    state = next(s for s in opened(comms) if s.get("view") == "inbox")
+    assert state["_esm"] == _bundle.LOADER
+    assert state["_front_end"] == f"IPY_MODEL_{run.view._front_end.model_id}"
+    assert "_css" not in state or state["_css"] == ""
+    assert len(json.dumps(state)) < 8_000
+    assert len([s for s in opened(comms) if "pausepoint_front_end" in s]) == 1
 
 
 def test_a_closed_front_end_is_made_again_for_the_next_view(

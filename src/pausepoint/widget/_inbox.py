@@ -5,7 +5,9 @@ interrupt into the same card a run view shows. Answering a card loads the run in
 kernel, records the answer (durably: the run is attached to the store) and continues it;
 the entry leaves the list once the run no longer waits. The list follows the store by
 polling `store.runs(since=...)` every `poll` seconds on the kernel's event loop (other
-kernels' changes show up then), and on the view's Refresh button.
+kernels' changes show up then; `stop_polling()` and `poll(seconds)` stop and start it),
+and on the view's Refresh button. Like a run view, the inbox saves only a small loader
+with the notebook, not the view's code (`_bundle`).
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import anywidget
+import ipywidgets  # type: ignore[import-untyped]
 import traitlets
 
 from ..errors import PausepointError, UsageError
 from ..run import Agent, AgentRun
 from ..store import DamagedRunError, PendingSummary, RunNotFoundError, RunStore, RunSummary
 from ..transcript import UserMessage
-from ._bundle import front_end
+from ._bundle import LOADER, FrontEnd, shared_front_end
 from ._cards import Card, card_for
 from ._loops import current_loop
 from ._preview import bounded_card, ref_of, resolve
@@ -62,9 +65,14 @@ class Inbox(anywidget.AnyWidget):
 
         box = pausepoint.inbox(store, agents={"ops": ops_agent})
         box            # answer a card: the run is loaded here, answered and continued
+
+    The list looks at the store every `poll` seconds; `box.stop_polling()` stops that and
+    leaves the inbox drawn (Refresh still works), `box.poll(10)` starts it again.
     """
 
-    _esm, _css = front_end(_STATIC)
+    # The view's code is not saved with it, as for run views (`_bundle`).
+    _esm = LOADER
+    _front_end = traitlets.Instance(FrontEnd).tag(sync=True, **ipywidgets.widget_serialization)
 
     view = traitlets.Unicode("inbox").tag(sync=True)
     entries: traitlets.List[Any] = traitlets.List().tag(sync=True)
@@ -82,7 +90,7 @@ class Inbox(anywidget.AnyWidget):
             raise UsageError(f"inbox() needs a run store (e.g. SQLiteStore), not {store!r}.")
         if poll is not None and not poll > 0:
             raise UsageError("poll must be a positive number of seconds, or None.")
-        super().__init__()
+        super().__init__(_front_end=shared_front_end(_STATIC))
         self.store = store
         self.agents: dict[str, Agent] = dict(agents or {})
         # Runs loaded here, by id, with the version they were loaded at.
@@ -94,9 +102,10 @@ class Inbox(anywidget.AnyWidget):
         self._versions: dict[str, int] = {}
         self._home_loop = current_loop()
         self._requests = RequestPath(self.send, self._handlers(), limit=self._limit)
+        self._polling: float | None = None
         self.refresh()
         if poll is not None and self._home_loop is not None:
-            self._poller = self._home_loop.create_task(self._poll(poll))
+            self.poll(poll)
         self.on_msg(self._requests)
 
     # -- the list ----------------------------------------------------------------------
@@ -192,6 +201,40 @@ class Inbox(anywidget.AnyWidget):
             for summary in self.store.runs(since=self._seen)
         )
 
+    @property
+    def polling(self) -> float | None:
+        """Seconds between two looks at the store, or None when the inbox does not poll."""
+        return self._polling
+
+    def poll(self, seconds: float = DEFAULT_POLL) -> None:
+        """Look at the store every `seconds` from now on (again, after `stop_polling()`).
+
+        Each look reads the store's header rows changed since the last one (`changed()`),
+        and the list again only when they moved::
+
+            box.poll(10)   # every 10 seconds instead of every 2
+        """
+        if not seconds > 0:
+            raise UsageError("poll needs a positive number of seconds.")
+        loop = self._home_loop or current_loop()
+        if loop is None:
+            raise UsageError(
+                "The inbox polls on the event loop of a Jupyter kernel (or of asyncio.run); "
+                "call poll() where one runs, or press Refresh."
+            )
+        self.stop_polling()
+        self._home_loop = loop
+        self._poller = loop.create_task(self._poll(seconds))
+        self._polling = float(seconds)
+
+    def stop_polling(self) -> None:
+        """Stop looking at the store; the inbox stays drawn and answerable, and Refresh (or
+        `refresh()`) still reads the store. `poll()` starts again."""
+        if self._poller is not None:
+            self._poller.cancel()
+            self._poller = None
+        self._polling = None
+
     async def _poll(self, seconds: float) -> None:
         while True:
             await asyncio.sleep(seconds)
@@ -202,8 +245,9 @@ class Inbox(anywidget.AnyWidget):
                 logger.warning("pausepoint inbox: reading the store failed", exc_info=True)
 
     def close(self) -> None:
-        if self._poller is not None:
-            self._poller.cancel()
+        """Close the widget: its views go blank and polling stops (to stop polling alone,
+        `stop_polling()`)."""
+        self.stop_polling()
         super().close()
 
     # -- requests from the front end -----------------------------------------------------
