@@ -1,28 +1,55 @@
 import { html } from "htm/preact";
-import type { VNode } from "preact";
-import { useMemo, useState } from "preact/hooks";
-import { own, withKey } from "../lib/own";
-import { checkForm, describeSchema, emptyRow, type Field, flattenFields, initialRaw, joinPath, type RawState, type RawValue } from "../lib/schema-form";
+import type { Ref, VNode } from "preact";
+import { useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { FormState } from "../lib/form-state";
+import { memo } from "../lib/memo";
+import { describeSchema, emptyRow, type Field, initialRaw, joinPath } from "../lib/schema-form";
 import { revealText } from "../lib/unicode";
 import { compileSchema, type Validator } from "../lib/validation";
 import type { Json, JsonObject } from "../types";
 import { domId, FieldError, fieldTestId } from "./fields";
 import { type EditorState, JsonEditor } from "./JsonEditor";
 import { HiddenInValue, Revealed } from "./Revealed";
+import "./schema-form.css";
 
 interface FormContext {
   idPrefix: string;
-  raw: RawState;
+  form: FormState;
   disabled: boolean;
-  errorsFor(path: string): string[];
-  update(path: string, value: RawValue, touchedPath?: string): void;
+  /** Its identity changes with the kernel's problems, so that every drawn field looks again. */
+  serverErrors?: Record<string, string[]>;
 }
 
-function describedBy(ctx: FormContext, field: Field, path: string): string | undefined {
+/** A list of more fields than this is drawn a page at a time, with a box to find a field. */
+export const MANY_FIELDS = 200;
+export const FIELDS_PAGE = 50;
+/** "Still needed" names this many fields, then says how many more. */
+const NEEDED_NAMED = 10;
+
+/** Re-renders the component when what shows at `path` changes. */
+function useFieldUpdates(form: FormState, path: string): void {
+  const [, setTick] = useState(0);
+  useLayoutEffect(() => form.subscribe(path, () => setTick((t) => t + 1)), [form, path]);
+}
+
+/** Focuses the field (its first control) when a person asked to be taken to it. */
+function useFocusWhenAsked(ctx: FormContext, path: string): Ref<HTMLElement> {
+  const ref = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (ctx.form.focusPending !== path || !ref.current) return;
+    ctx.form.focusPending = null;
+    const target = ref.current.querySelector<HTMLElement>("input, select, textarea, button") ?? ref.current;
+    target.scrollIntoView?.({ block: "center" });
+    target.focus();
+  });
+  return ref;
+}
+
+function describedBy(ctx: FormContext, field: Field, path: string, errors: readonly string[]): string | undefined {
   const ids = [];
   if (field.description) ids.push(domId(`${ctx.idPrefix}-help`, path));
   if (field.patternByKernel) ids.push(domId(`${ctx.idPrefix}-kernel`, field.path));
-  if (ctx.errorsFor(path).length > 0) ids.push(domId(`${ctx.idPrefix}-err`, path));
+  if (errors.length > 0) ids.push(domId(`${ctx.idPrefix}-err`, path));
   return ids.length > 0 ? ids.join(" ") : undefined;
 }
 
@@ -42,15 +69,23 @@ function inputType(field: Field): string {
 }
 
 /** One input for a primitive field; `path` differs from `field.path` for array rows. */
-function primitiveInput(field: Field, path: string, value: string | boolean, ctx: FormContext, onValue: (v: string | boolean) => void, label?: string) {
+function primitiveInput(
+  field: Field,
+  path: string,
+  value: string | boolean,
+  ctx: FormContext,
+  errors: readonly string[],
+  onValue: (v: string | boolean) => void,
+  label?: string,
+) {
   const id = domId(ctx.idPrefix, path);
   const common = {
     id,
     "data-testid": fieldTestId(path),
     disabled: ctx.disabled,
-    "aria-invalid": ctx.errorsFor(path).length > 0 ? "true" : "false",
+    "aria-invalid": errors.length > 0 ? "true" : "false",
     "aria-required": field.required ? "true" : undefined,
-    "aria-describedby": describedBy(ctx, field, path),
+    "aria-describedby": describedBy(ctx, field, path, errors),
     "aria-label": label === undefined ? undefined : revealText(label),
   };
   if (field.kind === "boolean") {
@@ -97,69 +132,91 @@ function Required({ field }: { field: Field }) {
   return field.required ? html`<span class="pp-required" aria-hidden="true" title="required"> *</span>` : null;
 }
 
-function renderField(field: Field, ctx: FormContext): VNode {
-  const errors = html`<${FieldError} id=${domId(`${ctx.idPrefix}-err`, field.path)} path=${field.path} messages=${ctx.errorsFor(field.path)} />`;
-  if (field.kind === "object") {
-    const children = (field.children ?? []).map((child) => renderField(child, ctx));
-    if (field.path === "") return html`<div class="pp-form-fields">${children}${errors}</div>`;
-    return html`<fieldset class="pp-fieldset" data-testid=${revealText(`pp-fieldset-${field.path}`)}>
-      <legend><${Revealed} text=${field.label} /><${Required} field=${field} /></legend>
-      <${Help} ctx=${ctx} field=${field} />
-      ${children}${errors}
-    </fieldset>`;
-  }
-  if (field.kind === "array") {
-    const item = field.item as Field;
-    const given = own(ctx.raw, field.path);
-    const rows = Array.isArray(given) ? given : [];
-    const setRows = (next: Array<string | boolean>, touchedPath: string) => ctx.update(field.path, next, touchedPath);
-    const full = field.maxItems !== undefined && rows.length >= field.maxItems;
-    return html`<fieldset class="pp-fieldset pp-array" data-testid=${revealText(`pp-fieldset-${field.path}`)}>
-      <legend><${Revealed} text=${field.label} /><${Required} field=${field} /></legend>
-      <${Help} ctx=${ctx} field=${field} />
-      <${KernelCheck} ctx=${ctx} field=${item} />
-      ${rows.map((row, i) => {
-        const rowPath = joinPath(field.path, i);
-        return html`<div class="pp-array-row" key=${i}>
-          ${primitiveInput(
-            item,
-            rowPath,
-            row,
-            ctx,
-            (v) =>
-              setRows(
-                rows.map((r, j) => (j === i ? v : r)),
-                rowPath,
-              ),
-            `${field.label} ${i + 1}`,
-          )}
-          ${typeof row === "string" ? html`<${HiddenInValue} value=${row} />` : null}
-          <button type="button" class="pp-button pp-button-quiet" data-testid=${revealText(`pp-remove-${rowPath}`)} disabled=${ctx.disabled}
-            aria-label=${revealText(`Remove ${field.label} ${i + 1}`)}
-            onClick=${() =>
-              setRows(
-                rows.filter((_, j) => j !== i),
-                field.path,
-              )}>Remove</button>
-          <${FieldError} id=${domId(`${ctx.idPrefix}-err`, rowPath)} path=${rowPath} messages=${ctx.errorsFor(rowPath)} />
-        </div>`;
-      })}
-      <button type="button" class="pp-button pp-button-quiet" data-testid=${revealText(`pp-add-${field.path}`)} disabled=${ctx.disabled || full}
-        aria-label=${revealText(`Add ${field.label}`)}
-        onClick=${() => setRows([...rows, emptyRow(field)], field.path)}>Add</button>
-      ${errors}
-    </fieldset>`;
-  }
-  const value = own(ctx.raw, field.path) as string | boolean | undefined;
-  const input = primitiveInput(field, field.path, value ?? "", ctx, (v) => ctx.update(field.path, v));
+function Errors({ ctx, path, messages }: { ctx: FormContext; path: string; messages: string[] }) {
+  return html`<${FieldError} id=${domId(`${ctx.idPrefix}-err`, path)} path=${path} messages=${messages} />`;
+}
+
+interface FieldProps {
+  field: Field;
+  ctx: FormContext;
+}
+
+function ObjectField({ field, ctx }: FieldProps) {
+  useFieldUpdates(ctx.form, field.path);
+  const ref = useFocusWhenAsked(ctx, field.path);
+  const errors = html`<${Errors} ctx=${ctx} path=${field.path} messages=${ctx.form.errorsFor(field.path)} />`;
+  const children = html`<${FieldList} path=${field.path} fields=${field.children ?? []} ctx=${ctx} />`;
+  if (field.path === "") return html`<div class="pp-form-fields">${children}${errors}</div>`;
+  return html`<fieldset class="pp-fieldset" ref=${ref} data-testid=${revealText(`pp-fieldset-${field.path}`)}>
+    <legend><${Revealed} text=${field.label} /><${Required} field=${field} /></legend>
+    <${Help} ctx=${ctx} field=${field} />
+    ${children}${errors}
+  </fieldset>`;
+}
+
+function ArrayField({ field, ctx }: FieldProps) {
+  useFieldUpdates(ctx.form, field.path);
+  const ref = useFocusWhenAsked(ctx, field.path);
+  const { form } = ctx;
+  const item = field.item as Field;
+  const given = form.value(field.path);
+  const rows = Array.isArray(given) ? given : [];
+  const setRows = (next: Array<string | boolean>, touchedPath: string) => form.set(field.path, next, touchedPath);
+  const full = field.maxItems !== undefined && rows.length >= field.maxItems;
+  return html`<fieldset class="pp-fieldset pp-array" ref=${ref} data-testid=${revealText(`pp-fieldset-${field.path}`)}>
+    <legend><${Revealed} text=${field.label} /><${Required} field=${field} /></legend>
+    <${Help} ctx=${ctx} field=${field} />
+    <${KernelCheck} ctx=${ctx} field=${item} />
+    ${rows.map((row, i) => {
+      const rowPath = joinPath(field.path, i);
+      const rowErrors = form.errorsFor(rowPath);
+      return html`<div class="pp-array-row" key=${i}>
+        ${primitiveInput(
+          item,
+          rowPath,
+          row,
+          ctx,
+          rowErrors,
+          (v) =>
+            setRows(
+              rows.map((r, j) => (j === i ? v : r)),
+              rowPath,
+            ),
+          `${field.label} ${i + 1}`,
+        )}
+        ${typeof row === "string" ? html`<${HiddenInValue} value=${row} />` : null}
+        <button type="button" class="pp-button pp-button-quiet" data-testid=${revealText(`pp-remove-${rowPath}`)} disabled=${ctx.disabled}
+          aria-label=${revealText(`Remove ${field.label} ${i + 1}`)}
+          onClick=${() =>
+            setRows(
+              rows.filter((_, j) => j !== i),
+              field.path,
+            )}>Remove</button>
+        <${Errors} ctx=${ctx} path=${rowPath} messages=${rowErrors} />
+      </div>`;
+    })}
+    <button type="button" class="pp-button pp-button-quiet" data-testid=${revealText(`pp-add-${field.path}`)} disabled=${ctx.disabled || full}
+      aria-label=${revealText(`Add ${field.label}`)}
+      onClick=${() => setRows([...rows, emptyRow(field)], field.path)}>Add</button>
+    <${Errors} ctx=${ctx} path=${field.path} messages=${form.errorsFor(field.path)} />
+  </fieldset>`;
+}
+
+function PrimitiveField({ field, ctx }: FieldProps) {
+  useFieldUpdates(ctx.form, field.path);
+  const ref = useFocusWhenAsked(ctx, field.path);
+  const value = ctx.form.value(field.path) as string | boolean | undefined;
+  const messages = ctx.form.errorsFor(field.path);
+  const input = primitiveInput(field, field.path, value ?? "", ctx, messages, (v) => ctx.form.set(field.path, v));
+  const errors = html`<${Errors} ctx=${ctx} path=${field.path} messages=${messages} />`;
   if (field.kind === "boolean") {
-    return html`<div class="pp-field pp-field-boolean">
+    return html`<div class="pp-field pp-field-boolean" ref=${ref}>
       <label class="pp-check-label">${input} <${Revealed} text=${field.label} /><${Required} field=${field} /></label>
       <${Help} ctx=${ctx} field=${field} />
       ${errors}
     </div>`;
   }
-  return html`<div class="pp-field">
+  return html`<div class="pp-field" ref=${ref}>
     <label class="pp-label" for=${domId(ctx.idPrefix, field.path)}><${Revealed} text=${field.label || "Value"} /><${Required} field=${field} /></label>
     ${input}
     ${typeof value === "string" && field.kind !== "enum" ? html`<${HiddenInValue} value=${value} />` : null}
@@ -167,6 +224,53 @@ function renderField(field: Field, ctx: FormContext): VNode {
     ${errors}
   </div>`;
 }
+
+/** One field; a keystroke re-renders only the field it changed (each subscribes to its path). */
+const FieldView = memo(function FieldView({ field, ctx }: FieldProps) {
+  if (field.kind === "object") return html`<${ObjectField} field=${field} ctx=${ctx} />`;
+  if (field.kind === "array") return html`<${ArrayField} field=${field} ctx=${ctx} />`;
+  return html`<${PrimitiveField} field=${field} ctx=${ctx} />`;
+});
+
+/**
+ * An object's fields. Past MANY_FIELDS they are drawn a page at a time, with a box that
+ * finds fields by name; a field someone was taken to ("Still needed") is drawn wherever it is.
+ */
+const FieldList = memo(function FieldList({ path, fields, ctx }: { path: string; fields: Field[]; ctx: FormContext }) {
+  const [pages, setPages] = useState(1);
+  const [query, setQuery] = useState("");
+  const [, setTick] = useState(0);
+  useLayoutEffect(() => ctx.form.subscribeReveal(() => setTick((t) => t + 1)), [ctx.form]);
+  const names = useMemo(() => (fields.length > MANY_FIELDS ? fields.map((f) => `${f.label}\n${f.key}`.toLowerCase()) : []), [fields]);
+  if (fields.length <= MANY_FIELDS) return html`${fields.map((f) => html`<${FieldView} key=${f.path} field=${f} ctx=${ctx} />`)}`;
+
+  const words = query.trim().toLowerCase();
+  const matching = words === "" ? fields : fields.filter((_, i) => names[i]!.includes(words));
+  const limit = pages * FIELDS_PAGE;
+  const drawn = matching.filter((f, i) => i < limit || ctx.form.revealed.has(f.path));
+  const left = matching.length - Math.min(limit, matching.length);
+  const finderId = domId(`${ctx.idPrefix}-find`, path);
+  return html`<div class="pp-field-finder">
+      <label class="pp-label" for=${finderId}>Find a field</label>
+      <input id=${finderId} type="search" class="pp-input pp-field-filter" data-testid="pp-field-filter" value=${query}
+        placeholder="Name of a field" onInput=${(e: Event) => {
+          setQuery((e.currentTarget as HTMLInputElement).value);
+          setPages(1);
+        }} />
+      <span class="pp-help" data-testid="pp-field-count" aria-live="polite">${
+        words === ""
+          ? `${fields.length} fields; the first ${Math.min(limit, fields.length)} are shown.`
+          : `${matching.length} of ${fields.length} fields match.`
+      }</span>
+    </div>
+    ${drawn.map((f) => html`<${FieldView} key=${f.path} field=${f} ctx=${ctx} />`)}
+    ${
+      left > 0
+        ? html`<button type="button" class="pp-button pp-button-quiet pp-show-more" data-testid="pp-show-more" onClick=${() => setPages((p) => p + 1)}>
+            Show ${Math.min(FIELDS_PAGE, left)} more fields (${left} not shown)</button>`
+        : null
+    }`;
+});
 
 interface SchemaFormProps {
   idPrefix: string;
@@ -181,63 +285,52 @@ interface SchemaFormProps {
 
 /** The form for a supported schema; Enter in any input but a textarea submits it when valid. */
 export function SchemaForm({ idPrefix, field, validator, initial, disabled, serverErrors, actions, onSubmit }: SchemaFormProps) {
-  const [raw, setRaw] = useState<RawState>(() => initialRaw(field, initial));
-  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set());
-  // A kernel's problem stays beside its field until that field is edited again.
-  const [editedSinceServer, setEdited] = useState<{ errors?: Record<string, string[]>; paths: Set<string> }>({ paths: new Set() });
-  const check = useMemo(() => checkForm(field, raw, validator), [field, raw, validator]);
-  const edited = editedSinceServer.errors === serverErrors ? editedSinceServer.paths : new Set<string>();
-
-  // An error shows once its input, its array, or (inside a nested object) a sibling was touched.
-  const shown = (path: string): boolean => {
-    if (touched.has(path) || touched.has(path.replace(/\.\d+$/, ""))) return true;
-    const parent = path.includes(".") ? path.slice(0, path.lastIndexOf(".")) : "";
-    return parent !== "" && [...touched].some((t) => t.startsWith(`${parent}.`));
-  };
-  const hidden = flattenFields(field).filter((f) => f.path !== "" && (own(check.errors, f.path)?.length ?? 0) > 0 && !shown(f.path));
-
-  const ctx: FormContext = {
-    idPrefix,
-    raw,
-    disabled,
-    errorsFor(path) {
-      const mine = shown(path) ? (own(check.errors, path) ?? []) : [];
-      const server = !edited.has(path) && serverErrors ? (own(serverErrors, path) ?? []) : [];
-      return [...mine, ...server.filter((m) => !mine.includes(m))];
-    },
-    update(path, value, touchedPath) {
-      setRaw((r) => withKey(r, path, value));
-      setTouched((t) => new Set(t).add(path).add(touchedPath ?? path));
-      setEdited((prev) => ({
-        errors: serverErrors,
-        paths: new Set(prev.errors === serverErrors ? prev.paths : []).add(path).add(touchedPath ?? path),
-      }));
-    },
-  };
+  const held = useRef<FormState | null>(null);
+  if (!held.current) held.current = new FormState(field, validator, initialRaw(field, initial), serverErrors);
+  else if (held.current.field !== field || held.current.validator !== validator) held.current = held.current.withField(field, validator);
+  const form = held.current;
+  form.setServerErrors(serverErrors);
+  const [, setTick] = useState(0);
+  useLayoutEffect(() => form.subscribeSummary(() => setTick((t) => t + 1)), [form]);
+  const ctx = useMemo<FormContext>(() => ({ idPrefix, form, disabled, serverErrors }), [idPrefix, form, disabled, serverErrors]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement;
     if (event.key !== "Enter" || event.isComposing || target.tagName === "TEXTAREA" || target.tagName === "BUTTON") return;
+    if (target.classList.contains("pp-field-filter")) return;
     event.preventDefault();
+    const check = form.check();
     if (check.valid && !disabled && check.value !== undefined) onSubmit(check.value);
-    else
-      setTouched(
-        new Set(
-          flattenFields(field)
-            .map((f) => f.path)
-            .concat(Object.keys(check.errors)),
-        ),
-      );
+    else form.touchAll();
   };
 
-  const formErrors =
-    field.kind === "object" ? [...(own(check.errors, "") ?? []), ...(edited.has("") || !serverErrors ? [] : (own(serverErrors, "") ?? []))] : [];
+  // The answer is built, and checked whole, only when it is sent.
+  const state: EditorState = {
+    valid: form.valid,
+    get value() {
+      const check = form.check();
+      if (check.valid) return check.value;
+      form.touchAll();
+      return undefined;
+    },
+  };
+  const formErrors = field.kind === "object" ? form.formErrors() : [];
+  const needed = form.stillNeeded(NEEDED_NAMED);
+  const more = needed.count - needed.first.length;
   return html`<div class="pp-form" role="group" onKeyDown=${onKeyDown}>
-      ${renderField(field, ctx)}
+      <${FieldView} field=${field} ctx=${ctx} />
       <${FieldError} id=${`${idPrefix}-form-error`} path="" messages=${formErrors} />
-      ${hidden.length > 0 ? html`<p class="pp-help pp-form-hint" data-testid="pp-form-hint">Still needed: <${Revealed} text=${hidden.map((f) => f.label).join(", ")} /></p>` : null}
+      ${
+        needed.count > 0
+          ? html`<p class="pp-help pp-form-hint" data-testid="pp-form-hint">Still needed: ${needed.first.map(
+              (f, i) =>
+                html`${i > 0 ? ", " : ""}<button type="button" class="pp-needed" data-testid="pp-needed" title="Go to this field"
+                  onClick=${() => form.reveal(f.path)}><${Revealed} text=${f.label || "Value"} /></button>`,
+            )}${more > 0 ? ` and ${more} more` : ""}</p>`
+          : null
+      }
     </div>
-    ${actions({ valid: check.valid, value: check.value })}`;
+    ${actions(state)}`;
 }
 
 export interface AnswerEditorProps {
@@ -253,11 +346,23 @@ export interface AnswerEditorProps {
   onSubmit: (value: Json) => void;
 }
 
+const schemaKeys = new WeakMap<JsonObject, string>();
+
+/** The schema as text, written once per schema object: a card re-renders on every tick of its countdown. */
+function schemaKey(schema: JsonObject): string {
+  let key = schemaKeys.get(schema);
+  if (key === undefined) {
+    key = JSON.stringify(schema);
+    schemaKeys.set(schema, key);
+  }
+  return key;
+}
+
 /** A form when the schema allows one, else a JSON editor checked against the schema. */
 export function AnswerEditor(props: AnswerEditorProps) {
-  const key = props.schema ? JSON.stringify(props.schema) : "";
+  const key = props.schema ? schemaKey(props.schema) : "";
   const field = useMemo(() => (props.schema ? describeSchema(props.schema) : null), [key]);
-  const validator = useMemo(() => (props.schema ? compileSchema(props.schema) : null), [key]);
+  const validator = useMemo(() => (props.schema ? compileSchema(props.schema, key) : null), [key]);
   if (field && validator) {
     return html`<${SchemaForm} idPrefix=${props.idPrefix} field=${field} validator=${validator} initial=${props.initial}
       disabled=${props.disabled} serverErrors=${props.serverErrors} actions=${props.actions} onSubmit=${props.onSubmit} />`;

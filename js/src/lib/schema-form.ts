@@ -79,9 +79,11 @@ function pointerLookup(root: Schema, ref: string): unknown {
 export function deref(schema: unknown, root: Schema, seen: ReadonlySet<string> = new Set()): Schema | null {
   if (!isObject(schema)) return null;
   let current: Schema = schema;
-  const visited = new Set(seen);
+  // Copied only when there is a reference to follow: most schemas have none.
+  let visited: Set<string> | null = null;
   while (typeof current.$ref === "string") {
     const ref = current.$ref;
+    visited ??= new Set(seen);
     if (visited.has(ref)) return null;
     visited.add(ref);
     const target = pointerLookup(root, ref);
@@ -128,11 +130,12 @@ function unwrapNullable(schema: Schema, root: Schema, seen: ReadonlySet<string>)
   return { schema, nullable: false };
 }
 
+const UNSUPPORTED = ["anyOf", "oneOf", "allOf", "not", "if", "const", "$ref", "prefixItems", "patternProperties"];
+
 function describe(raw: unknown, root: Schema, path: string, key: string, required: boolean, seen: ReadonlySet<string>): Field | null {
   let schema = deref(raw, root, seen);
   if (!schema) return null;
-  const refs = new Set(seen);
-  if (isObject(raw) && typeof raw.$ref === "string") refs.add(raw.$ref);
+  const refs = isObject(raw) && typeof raw.$ref === "string" ? new Set(seen).add(raw.$ref) : seen;
 
   // pydantic v1 wraps a described nested model as `allOf: [{$ref}]`.
   if (Array.isArray(schema.allOf)) {
@@ -148,7 +151,7 @@ function describe(raw: unknown, root: Schema, path: string, key: string, require
   if (!unwrapped) return null;
   schema = unwrapped.schema;
   const nullable = unwrapped.nullable;
-  for (const unsupported of ["anyOf", "oneOf", "allOf", "not", "if", "const", "$ref", "prefixItems", "patternProperties"]) {
+  for (const unsupported of UNSUPPORTED) {
     if (hasOwn(schema, unsupported)) return null;
   }
 
@@ -165,34 +168,32 @@ function describe(raw: unknown, root: Schema, path: string, key: string, require
 
   if (Array.isArray(schema.enum)) {
     if (!schema.enum.every(isPrimitiveJson) || schema.enum.length === 0) return null;
-    return { ...base, kind: "enum", options: schema.enum };
+    return Object.assign(base, { kind: "enum" as const, options: schema.enum });
   }
 
   const type = schema.type ?? (isObject(schema.properties) ? "object" : undefined);
   switch (type) {
     case "string":
-      return {
-        ...base,
-        kind: "string",
+      return Object.assign(base, {
+        kind: "string" as const,
         format: str(schema.format),
         pattern: str(schema.pattern),
         patternByKernel: typeof schema.pattern === "string" && !isSafePattern(schema.pattern) ? true : undefined,
         minLength: num(schema.minLength),
         maxLength: num(schema.maxLength),
-      };
+      });
     case "number":
     case "integer":
-      return {
-        ...base,
+      return Object.assign(base, {
         kind: type,
         minimum: num(schema.minimum),
         maximum: num(schema.maximum),
         exclusiveMinimum: num(schema.exclusiveMinimum),
         exclusiveMaximum: num(schema.exclusiveMaximum),
         multipleOf: num(schema.multipleOf),
-      };
+      });
     case "boolean":
-      return nullable ? null : { ...base, kind: "boolean" };
+      return nullable ? null : Object.assign(base, { kind: "boolean" as const });
     case "object": {
       if (nullable) return null;
       const properties = schema.properties;
@@ -208,13 +209,13 @@ function describe(raw: unknown, root: Schema, path: string, key: string, require
         if (!child) return null;
         children.push(child);
       }
-      return { ...base, kind: "object", children };
+      return Object.assign(base, { kind: "object" as const, children });
     }
     case "array": {
       if (nullable) return null;
       const item = describe(schema.items, root, joinPath(path, "#"), "", true, refs);
       if (!item || !PRIMITIVE_KINDS.has(item.kind) || item.nullable) return null;
-      return { ...base, kind: "array", item, minItems: num(schema.minItems), maxItems: num(schema.maxItems) };
+      return Object.assign(base, { kind: "array" as const, item, minItems: num(schema.minItems), maxItems: num(schema.maxItems) });
     }
     default:
       return null;
@@ -313,28 +314,30 @@ function primitiveValue(field: Field, raw: RawValue | undefined, path: string, e
   }
 }
 
+/** The part of the answer field `f` describes; inputs that do not parse are noted in `parseErrors`. */
+export function buildFieldValue(f: Field, raw: Readonly<RawState>, parseErrors: Record<string, string>): Json | undefined {
+  if (f.kind === "object") {
+    const out: JsonObject = {};
+    for (const child of f.children ?? []) {
+      const v = buildFieldValue(child, raw, parseErrors);
+      if (v !== undefined) setOwn(out, child.key, v);
+    }
+    if (f.path !== "" && !f.required && Object.keys(out).length === 0) return undefined;
+    return out;
+  }
+  if (f.kind === "array") {
+    const given = own(raw, f.path);
+    const rows = Array.isArray(given) ? given : [];
+    if (rows.length === 0 && !f.required) return undefined;
+    return rows.map((row, i) => primitiveValue(f.item as Field, row, joinPath(f.path, i), parseErrors, true) ?? null);
+  }
+  return primitiveValue(f, own(raw, f.path), f.path, parseErrors, false);
+}
+
 /** The answer the inputs describe. Empty optional inputs are left out. */
-export function buildValue(field: Field, raw: RawState): Built {
+export function buildValue(field: Field, raw: Readonly<RawState>): Built {
   const parseErrors = record<string>();
-  const visit = (f: Field): Json | undefined => {
-    if (f.kind === "object") {
-      const out: JsonObject = {};
-      for (const child of f.children ?? []) {
-        const v = visit(child);
-        if (v !== undefined) setOwn(out, child.key, v);
-      }
-      if (f.path !== "" && !f.required && Object.keys(out).length === 0) return undefined;
-      return out;
-    }
-    if (f.kind === "array") {
-      const given = own(raw, f.path);
-      const rows = Array.isArray(given) ? given : [];
-      if (rows.length === 0 && !f.required) return undefined;
-      return rows.map((row, i) => primitiveValue(f.item as Field, row, joinPath(f.path, i), parseErrors, true) ?? null);
-    }
-    return primitiveValue(f, own(raw, f.path), f.path, parseErrors, false);
-  };
-  return { value: visit(field), parseErrors };
+  return { value: buildFieldValue(field, raw, parseErrors), parseErrors };
 }
 
 export interface Check {
@@ -344,32 +347,47 @@ export interface Check {
   errors: Record<string, string[]>;
 }
 
-/** Builds the answer from the inputs and checks it against the schema. */
-export function checkForm(field: Field, raw: RawState, validator: Validator | Error): Check {
-  const { value, parseErrors } = buildValue(field, raw);
-  const errors = record<string[]>();
-  for (const [path, message] of Object.entries(parseErrors)) errors[path] = [message];
-  if (!(validator instanceof Error)) {
-    const found = errorsByPath(validator.validate(value === undefined ? null : value));
-    for (const [path, messages] of Object.entries(found)) {
-      if (hasOwn(errors, path)) continue;
-      errors[path] = messages;
-    }
-  }
+/** Every field path of the form (array rows' templates excepted). */
+export function fieldPaths(field: Field): Set<string> {
   const known = new Set<string>();
   const collect = (f: Field) => {
     known.add(f.path);
     f.children?.forEach(collect);
   };
   collect(field);
-  // Errors inside an array row belong to the row; anything else unknown goes to the form.
+  return known;
+}
+
+/**
+ * Problems by the path they are shown at: an input that does not parse says only that;
+ * errors inside an array row belong to the row; anything else unknown goes to the form ("").
+ */
+export function placeProblems(
+  parseErrors: Readonly<Record<string, string>>,
+  found: Readonly<Record<string, string[]>>,
+  known: ReadonlySet<string>,
+): Record<string, string[]> {
+  const errors = record<string[]>();
+  for (const [path, message] of Object.entries(parseErrors)) errors[path] = [message];
+  for (const [path, messages] of Object.entries(found)) {
+    if (hasOwn(errors, path)) continue;
+    errors[path] = messages;
+  }
   const placed = record<string[]>();
   for (const [path, messages] of Object.entries(errors)) {
     const arrayRow = /^(.*)\.(\d+)$/.exec(path);
     const target = known.has(path) || (arrayRow && known.has(arrayRow[1])) ? path : "";
     placed[target] = [...(own(placed, target) ?? []), ...messages];
   }
-  return { valid: Object.keys(errors).length === 0, value, errors: placed };
+  return placed;
+}
+
+/** Builds the answer from the inputs and checks it against the schema. */
+export function checkForm(field: Field, raw: Readonly<RawState>, validator: Validator | Error, known: ReadonlySet<string> = fieldPaths(field)): Check {
+  const { value, parseErrors } = buildValue(field, raw);
+  const found = validator instanceof Error ? record<string[]>() : errorsByPath(validator.validate(value === undefined ? null : value));
+  const errors = placeProblems(parseErrors, found, known);
+  return { valid: Object.keys(errors).length === 0, value, errors };
 }
 
 /** A yes/no question: a schema whose answer is one required boolean. */
@@ -386,6 +404,9 @@ export interface BooleanChoice {
  * `{"type": "boolean"}`, or an object with exactly one property, a required boolean.
  */
 export function booleanChoice(schema: unknown): BooleanChoice | null {
+  // An object of many properties is no yes/no question; it need not be described to tell.
+  const properties = isObject(schema) ? schema.properties : undefined;
+  if (isObject(properties) && Object.keys(properties).length !== 1) return null;
   const field = describeSchema(schema);
   if (!field) return null;
   if (field.kind === "boolean") {

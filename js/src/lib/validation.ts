@@ -8,7 +8,7 @@
  * kernel matches every pattern with RE2), and `format`s are checked on strings of at most
  * FORMAT_MAX_LENGTH characters (formats.ts).
  */
-import { type OutputUnit, Validator as SchemaValidator } from "@cfworker/json-schema";
+import { dereference, encodePointer, type OutputUnit, validate as runSchema } from "@cfworker/json-schema";
 import type { Json, JsonObject } from "../types";
 import { joinPath, pathOf, pointerKeys } from "./field-path";
 import { isNumberFormat, isStringFormat, numberFits, patternFormat, patternOfFormat } from "./formats";
@@ -31,6 +31,22 @@ export interface Validator {
   validate(value: unknown): FieldProblem[];
   /** The patterns left to the kernel, by the schema location that holds them. */
   deferredPatterns: readonly string[];
+  /**
+   * The check of an object answer in parts, so that a form re-checks only what changed:
+   * null when a rule of the root needs the whole answer at once (see `partsOf`).
+   */
+  parts: ValidatorParts | null;
+}
+
+/**
+ * `validate` in parts: for an answer `{k1: v1, k2: v2, ...}` the problems `validate` finds
+ * are those of `property(k, v)` for each present key, plus `objectRules` of the whole.
+ */
+export interface ValidatorParts {
+  /** The problems of one property's value, at the same paths as the whole check puts them. */
+  property(key: string, value: unknown): FieldProblem[];
+  /** The root's own rules (required, min/maxProperties, dependencies, property names). */
+  objectRules(value: JsonObject): FieldProblem[];
 }
 
 /** Whether the browser runs `pattern` at all (see patterns.ts). */
@@ -126,9 +142,10 @@ const validators = new Map<string, Validator | Error>();
 /**
  * A validator for `schema` (JSON Schema 2020-12, which reads draft-07 schemas such as
  * pydantic's too), or an Error saying why the browser leaves the check to the kernel.
+ * `text`: the schema as JSON, when the caller has it already (a large schema takes a while to write).
  */
-export function compileSchema(schema: unknown): Validator | Error {
-  const key = JSON.stringify(schema);
+export function compileSchema(schema: unknown, text?: string): Validator | Error {
+  const key = text ?? JSON.stringify(schema);
   const cached = validators.get(key);
   if (cached) return cached;
   let result: Validator | Error;
@@ -139,31 +156,88 @@ export function compileSchema(schema: unknown): Validator | Error {
     if (!isObject(source) && typeof source !== "boolean") throw new Error("a schema is an object");
     const prepared = prepare(source as Json);
     if (prepared instanceof Error) throw prepared;
-    const engine = new SchemaValidator(prepared.schema as never, "2020-12", false);
     const root = prepared.schema;
+    const lookup = dereference(root as never);
+    const run = (value: unknown, schema: Json, instanceLocation = "#", schemaLocation = "#"): OutputUnit[] | null => {
+      try {
+        return runSchema(value, schema as never, "2020-12", lookup, false, null, instanceLocation, schemaLocation).errors;
+      } catch {
+        // A part of the schema the validator cannot follow (say, a reference to
+        // nothing): the kernel's check, which refuses such schemas at the raise, decides.
+        return null;
+      }
+    };
     // Unresolvable references surface on first use; find them now.
-    engine.validate(null);
+    runSchema(null, root as never, "2020-12", lookup, false);
     result = {
       deferredPatterns: prepared.deferredPatterns,
       validate(value) {
-        let units: OutputUnit[];
-        try {
-          units = engine.validate(value as never).errors;
-        } catch {
-          // A part of the schema the validator cannot follow (say, a reference to
-          // nothing): the kernel's check, which refuses such schemas at the raise, decides.
-          return [];
-        }
+        const units = run(value, root as Json);
+        if (units === null) return [];
         const problems = toProblems(units, root, value);
         if (prepared.numberFormats && isObject(root)) problems.push(...numberFormatProblems(root, root, value, ""));
         return problems;
       },
+      parts: partsOf(root, prepared.numberFormats, run),
     };
   } catch (err) {
     result = err instanceof Error ? err : new Error(String(err));
   }
   validators.set(key, result);
   return result;
+}
+
+// Keywords of an object root that say nothing about its values, or only about which keys
+// it has; a root with any other keyword (allOf, if, unevaluatedProperties, ...) is
+// checked whole.
+const PASSIVE = new Set([
+  "$defs",
+  "definitions",
+  "$comment",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "type",
+  "properties",
+  "additionalProperties",
+]);
+const OBJECT_RULES = ["required", "minProperties", "maxProperties", "dependentRequired", "dependencies", "propertyNames"];
+
+type Run = (value: unknown, schema: Json, instanceLocation?: string, schemaLocation?: string) => OutputUnit[] | null;
+
+function partsOf(root: JsonObject | boolean, numberFormats: boolean, run: Run): ValidatorParts | null {
+  if (!isObject(root) || (root.type !== undefined && root.type !== "object") || !isObject(root.properties)) return null;
+  for (const [key, value] of Object.entries(root)) {
+    if (PASSIVE.has(key)) continue;
+    if (!OBJECT_RULES.includes(key)) return null;
+    // `dependencies: {a: {schema}}` checks values: only its lists of names are about keys.
+    if (key === "dependencies" && (!isObject(value) || !Object.values(value).every(Array.isArray))) return null;
+  }
+  const properties = root.properties;
+  const rules = plain(OBJECT_RULES.filter((k) => hasOwn(root, k)).map((k) => [k, root[k] as Json]));
+  const hasRules = Object.keys(rules).length > 0;
+  return {
+    property(key, value) {
+      const schema = own(properties, key);
+      if (schema === undefined || value === undefined) return [];
+      const units = run(value, schema, `#/${encodePointer(key)}`, `#/properties/${encodePointer(key)}`);
+      if (units === null) return [];
+      const instance = record<unknown>();
+      instance[key] = value;
+      const problems = toProblems(units, root, instance);
+      if (numberFormats && isObject(schema)) problems.push(...numberFormatProblems(root, schema, value, joinPath("", key)));
+      return problems;
+    },
+    objectRules(value) {
+      if (!hasRules) return [];
+      const units = run(value, rules);
+      return units === null ? [] : toProblems(units, root, value);
+    },
+  };
 }
 
 /** The pydantic-style check of numeric formats, for a plain object schema's own fields. */
@@ -336,7 +410,14 @@ function toProblems(units: readonly OutputUnit[], root: Json, instance: unknown)
     meaningful.filter((u) => u.keyword !== "anyOf" && u.keyword !== "oneOf" && !SUMMARIES.has(u.keyword)).map((u) => u.instanceLocation),
   );
   const problems: FieldProblem[] = [];
+  // The validator reports each missing name apart; one of them, read once, names them all.
+  const requiredSeen = new Set<string>();
   for (const unit of meaningful) {
+    if (unit.keyword === "required") {
+      const where = `${unit.instanceLocation} ${unit.keywordLocation}`;
+      if (requiredSeen.has(where)) continue;
+      requiredSeen.add(where);
+    }
     if ((unit.keyword === "anyOf" || unit.keyword === "oneOf") && concrete.has(unit.instanceLocation)) continue;
     if (unit.keyword === "anyOf" || unit.keyword === "oneOf") {
       problems.push({
