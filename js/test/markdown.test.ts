@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { EMPHASIS_MS, linkTarget, MAX_CHARS, MAX_ELEMENTS, markdown } from "../src/lib/markdown";
+import { afterEach, describe, expect, it } from "vitest";
+import { linkTarget, MAX_CHARS, MAX_ELEMENTS, markdown } from "../src/lib/markdown";
 import { click, FakeModel, initialize, mount } from "./helpers";
 
 afterEach(() => {
@@ -37,23 +37,90 @@ describe("markdown", () => {
   });
 
   it("never makes an image element: an image is its alt text and full URL", () => {
-    const div = fragment("![logo](https://tracker.example/pixel?secret=abc) and ![](/logout) and ![x](data:image/png;base64,AAAA)");
+    const div = fragment(
+      "![logo](https://tracker.example/pixel?secret=abc) and ![](/logout) and ![x](data:image/png;base64,AAAA) and ![p](http://plain.example/p.png)",
+    );
     expect(div.querySelectorAll("img, picture, source, video, audio, iframe, [srcset], [style]")).toHaveLength(0);
     expect(div.textContent).toContain("[image: logo] https://tracker.example/pixel?secret=abc");
-    expect(div.textContent).toContain("[image] /logout");
+    expect(div.textContent).toContain("[image] /logout (not loaded: a relative address would be fetched from the notebook server)");
+    expect(div.textContent).toContain("(not loaded: only https images are loaded, and this address is data:)");
+    expect(div.textContent).toContain("(not loaded: only https images are loaded, and this address is http:)");
     const loads = [...div.querySelectorAll('button[data-pp="load-image"]')];
-    // Only the http(s) image may be loaded, and only on a click.
+    // Only the https image may be loaded, and only on a click and a confirmation.
     expect(loads.map((b) => b.getAttribute("data-src"))).toEqual(["https://tracker.example/pixel?secret=abc"]);
   });
 
-  it("loads a remote image only when asked", () => {
-    const model = new FakeModel({ items: [{ type: "assistant", text: "![chart](https://example.org/c.png)", tool_calls: [] }] });
+  it("says why a local address is not loaded, and offers no button for it", () => {
+    const div = fragment(
+      "![a](https://127.0.0.1:8443/x.png) ![b](https://192.168.1.1/x.png) ![c](https://169.254.169.254/latest/meta-data/) ![d](https://[::1]/x.png) ![e](https://app.localhost/x.png)",
+    );
+    expect(div.querySelector('button[data-pp="load-image"]')).toBeNull();
+    const reasons = [...div.querySelectorAll('[data-pp="image-refused"]')].map((r) => r.textContent);
+    expect(reasons).toEqual([
+      "(not loaded: the address is a loopback address (this computer))",
+      "(not loaded: the address is a private network address)",
+      "(not loaded: the address is a link-local address (the local network, or a cloud metadata service))",
+      "(not loaded: the address is a loopback address (this computer))",
+      "(not loaded: the address is this computer (localhost))",
+    ]);
+  });
+
+  it("loads a remote image only when asked and confirmed", () => {
+    const model = new FakeModel({ items: [{ type: "assistant", text: "![chart](https://example.org/c\u200Bd.png)", tool_calls: [] }] });
     const view = mount(model);
+    const load = view.el.querySelector<HTMLElement>('button[data-pp="load-image"]')!;
+    click(load);
     expect(view.el.querySelector("img")).toBeNull();
-    click(view.el.querySelector<HTMLElement>('button[data-pp="load-image"]')!);
+    const ask = view.get("pp-image-ask");
+    // The full address, as it will be fetched.
+    expect(view.get("pp-image-address").textContent).toBe("https://example.org/c%E2%80%8Bd.png");
+    click(view.get("pp-image-confirm"));
     const img = view.el.querySelector("img")!;
-    expect(img.getAttribute("src")).toBe("https://example.org/c.png");
+    expect(img.getAttribute("src")).toBe("https://example.org/c%E2%80%8Bd.png");
     expect(img.referrerPolicy).toBe("no-referrer");
+    expect(ask.isConnected).toBe(false);
+    view.cleanup();
+  });
+
+  it("leaves the image unloaded on cancel or Escape", () => {
+    const model = new FakeModel({ items: [{ type: "assistant", text: "![chart](https://example.org/e.png)", tool_calls: [] }] });
+    const view = mount(model);
+    const load = view.el.querySelector<HTMLElement>('button[data-pp="load-image"]')!;
+    click(load);
+    expect(load.hidden).toBe(true);
+    click(view.get("pp-image-cancel"));
+    expect(view.q("pp-image-ask")).toBeNull();
+    expect(load.hidden).toBe(false);
+    expect(document.activeElement).toBe(load);
+    click(load);
+    const cancel = view.get("pp-image-cancel");
+    expect(document.activeElement).toBe(cancel);
+    cancel.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect(view.q("pp-image-ask")).toBeNull();
+    // The second click of a double click is no decision.
+    click(load);
+    view.get("pp-image-confirm").dispatchEvent(new MouseEvent("click", { bubbles: true, detail: 2 }));
+    expect(view.el.querySelector("img")).toBeNull();
+    view.cleanup();
+  });
+
+  it("loads an image inside a link without following the link", () => {
+    const model = new FakeModel({
+      items: [{ type: "assistant", text: "[![chart](https://example.org/f.png)](https://evil.example/go)", tool_calls: [] }],
+    });
+    const view = mount(model);
+    const link = view.el.querySelector("a")!;
+    const followed: boolean[] = [];
+    link.addEventListener("click", (event) => followed.push(!event.defaultPrevented));
+    view.el.addEventListener("click", (event) => followed.push(!event.defaultPrevented));
+    click(link.querySelector<HTMLElement>('button[data-pp="load-image"]')!);
+    expect(followed).toEqual([true, false]);
+    // The question sits outside the link: no click in it reaches the link.
+    const ask = view.get("pp-image-ask");
+    expect(ask.closest("a")).toBeNull();
+    expect(link.nextElementSibling).toBe(ask);
+    click(view.get("pp-image-confirm"));
+    expect(link.querySelector("img")?.getAttribute("src")).toBe("https://example.org/f.png");
     view.cleanup();
   });
 
@@ -103,23 +170,11 @@ describe("markdown", () => {
     expect(markdown(`${">".repeat(2_000)} deep`)).toEqual({ plain: "too-long" });
     expect(markdown(`${"> ".repeat(2_000)}deep`)).toEqual({ plain: "too-deep" });
     expect(markdown(Array.from({ length: 40 }, (_, i) => `${"  ".repeat(i)}- level ${i}`).join("\n"))).toEqual({ plain: "too-deep" });
-    expect(markdown("`a` ".repeat(MAX_ELEMENTS + 10))).toEqual({ plain: "too-long" });
+    // Too many elements: stopped while rendering, or by the clock if the machine is busy.
+    expect(["too-long", "too-costly"]).toContain((markdown("`a` ".repeat(MAX_ELEMENTS + 10)) as { plain: string }).plain);
     // Deep indentation inside fenced code is code, not nesting.
     expect("html" in markdown(`\`\`\`\n${" ".repeat(200)}x\n\`\`\`\n\n- a\n  - b`)).toBe(true);
     expect("html" in markdown("_a_ ".repeat(100))).toBe(true);
-  });
-
-  it("leaves emphasis as literal characters once its time is spent", () => {
-    const text = `*one* and **two** ${Math.random()}`;
-    let calls = 0;
-    // The first look for emphasis takes the whole budget.
-    vi.spyOn(performance, "now").mockImplementation(() => (calls++ === 0 ? 0 : EMPHASIS_MS + 1));
-    const div = fragment(text);
-    vi.restoreAllMocks();
-    expect(div.querySelector("em")?.textContent).toBe("one");
-    expect(div.querySelector("strong")).toBeNull();
-    expect(div.textContent).toContain("one and **two**");
-    expect(fragment(`*one* and **two** ${Math.random()}`).querySelector("em")?.textContent).toBe("one");
   });
 
   it("parses each text once", () => {

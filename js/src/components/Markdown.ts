@@ -1,37 +1,45 @@
 import { html } from "htm/preact";
-import { useMemo } from "preact/hooks";
-import { type Fallback, markdown } from "../lib/markdown";
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { type Fallback, markdownNow, whenFormatted } from "../lib/markdown";
+import { onImageAuxClick, onImageClick, onImageKey } from "./LoadImage";
 import { Preview, previewOf } from "./Preview";
 import { Revealed } from "./Revealed";
+import "./markdown.css";
 
 const FALLBACK_NOTES: Record<Fallback, string> = {
   "too-long": "Shown as plain text: too long to format.",
   "too-deep": "Shown as plain text: nested too deeply to format.",
+  "too-costly": "Shown as plain text: it would take too long to format.",
   failed: "Shown as plain text: it could not be formatted.",
 };
 
-/** A remote image is fetched only when the person asks for it (see lib/markdown.ts). */
-function loadImage(event: MouseEvent) {
-  const button = (event.target as Element | null)?.closest?.('button[data-pp="load-image"]');
-  const src = button?.getAttribute("data-src") ?? "";
-  if (!button || !/^https?:\/\//i.test(src)) return;
-  const img = document.createElement("img");
-  img.referrerPolicy = "no-referrer";
-  img.alt = button.getAttribute("data-alt") ?? "";
-  img.src = src;
-  button.replaceWith(img);
+/** About how tall plain text is, in em (its box shows 30 at most): the height it keeps
+ * while off screen and not laid out. */
+function estimatedHeight(text: string): number {
+  let lines = 0;
+  for (const line of text.split("\n")) lines += Math.max(1, Math.ceil(line.length / 100));
+  return Math.min(30, lines * 1.4);
 }
 
-/** Markdown text, sanitized by DOMPurify before it reaches the DOM; parsed once per text. */
+function Plain({ text, className, why }: { text: string; className?: string; why: Fallback | "pending" }) {
+  const height = useMemo(() => estimatedHeight(text), [text]);
+  return html`<div class=${`pp-markdown pp-plain ${className ?? ""}`} data-plain=${why}>
+    ${why === "pending" ? null : html`<p class="pp-muted pp-plain-note" data-testid="pp-plain-note">${FALLBACK_NOTES[why]}</p>`}
+    <div class="pp-plain-text" style=${`--pp-plain-height: ${height}em`}><${Revealed} text=${text} /></div>
+  </div>`;
+}
+
+/** Markdown text, sanitized by DOMPurify before it reaches the DOM; parsed once per text.
+ * While the page is busy formatting other texts it shows as plain text, then formatted. */
 export function Markdown({ text, class: className }: { text: string; class?: string }) {
   const preview = previewOf(text);
-  const result = useMemo(() => (preview ? null : markdown(text)), [text]);
-  if (preview || !result) return html`<${Preview} preview=${preview!} />`;
-  if ("plain" in result) {
-    return html`<div class=${`pp-markdown pp-plain ${className ?? ""}`} data-plain=${result.plain}>
-      <p class="pp-muted pp-plain-note" data-testid="pp-plain-note">${FALLBACK_NOTES[result.plain]}</p>
-      <div class="pp-plain-text"><${Revealed} text=${text} /></div>
-    </div>`;
-  }
-  return html`<div class=${`pp-markdown ${className ?? ""}`} onClick=${loadImage} dangerouslySetInnerHTML=${{ __html: result.html }}></div>`;
+  const [formatted, setFormatted] = useState(0);
+  const result = useMemo(() => (preview ? null : markdownNow(text)), [text, formatted]);
+  const waiting = !preview && result === null;
+  useEffect(() => (waiting ? whenFormatted(text, () => setFormatted((n) => n + 1)) : undefined), [text, waiting]);
+  if (preview) return html`<${Preview} preview=${preview} />`;
+  if (!result) return html`<${Plain} text=${text} className=${className} why="pending" />`;
+  if ("plain" in result) return html`<${Plain} text=${text} className=${className} why=${result.plain} />`;
+  return html`<div class=${`pp-markdown ${className ?? ""}`} onClick=${onImageClick} onAuxClick=${onImageAuxClick}
+    onKeyDown=${onImageKey} dangerouslySetInnerHTML=${{ __html: result.html }}></div>`;
 }
