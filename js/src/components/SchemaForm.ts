@@ -358,10 +358,22 @@ function schemaKey(schema: JsonObject): string {
   return key;
 }
 
+const described = new Map<string, Field | null>();
+
+/** The form of a schema, described once: a card's editor is mounted again when the view redraws it. */
+function describedForm(schema: JsonObject, key: string): Field | null {
+  if (described.has(key)) return described.get(key) ?? null;
+  const field = describeSchema(schema);
+  described.set(key, field);
+  // A few recent schemas are kept, as compiled validators are.
+  if (described.size > 16) described.delete(described.keys().next().value as string);
+  return field;
+}
+
 /** A form when the schema allows one, else a JSON editor checked against the schema. */
 export function AnswerEditor(props: AnswerEditorProps) {
   const key = props.schema ? schemaKey(props.schema) : "";
-  const field = useMemo(() => (props.schema ? describeSchema(props.schema) : null), [key]);
+  const field = useMemo(() => (props.schema ? describedForm(props.schema, key) : null), [key]);
   const validator = useMemo(() => (props.schema ? compileSchema(props.schema, key) : null), [key]);
   if (field && validator) {
     return html`<${SchemaForm} idPrefix=${props.idPrefix} field=${field} validator=${validator} initial=${props.initial}
