@@ -68,6 +68,8 @@ export class FormState {
   private readonly invalidParts = new Set<string>();
   // ... or whole.
   private whole: Check | null = null;
+  /** The last whole check, until the next change. */
+  private checked: Check | null = null;
 
   private readonly touched = new Set<string>();
   /** Ancestors of touched paths: a touched field shows its siblings' problems too. */
@@ -179,7 +181,9 @@ export class FormState {
 
   /** The whole answer checked whole, as the kernel will check it. */
   check(): Check {
-    return checkForm(this.field, this.raw, this.validator, this.known);
+    // A send reads the answer more than once; it is built once per change.
+    if (!this.checked) this.checked = checkForm(this.field, this.raw, this.validator, this.known);
+    return this.checked;
   }
 
   // -- changing --------------------------------------------------------------------
@@ -194,6 +198,7 @@ export class FormState {
   /** An input's new value; `touchedPath` is what the person touched (an array's row, say). */
   set(path: string, value: RawValue, touchedPath: string = path): void {
     setOwn(this.raw, path, value);
+    this.checked = null;
     const changed = new Set<string>([path, touchedPath]);
     this.edited.add(path).add(touchedPath);
     for (const p of [path, touchedPath]) this.touch(p, changed);
