@@ -5,8 +5,10 @@ its state. pausepoint's views keep only a small loader there (`pausepoint.widget
 the loader asks the Jupyter server for the code, by the digest of the bundle the kernel
 has, at `{base_url}pausepoint/static/<digest>/widget.js` (and `widget.css`), so a saved
 notebook carries none of it and a reopened one is drawn wherever pausepoint is installed
-beside the server. Only the bundle installed here is served, and only under its own
-digest: a view made by another version of pausepoint gets 404, and asks its kernel.
+beside the server. Only the bundle installed here is served, under its own digest: a
+view made by another build of pausepoint gets 404 there and asks its kernel, and when the
+kernel is gone too (a notebook saved before an upgrade) it takes `installed`, the bundle
+installed here whatever its digest.
 
 Installing pausepoint enables the extension (`etc/jupyter/jupyter_server_config.d/
 pausepoint.json`). Every Jupyter server of the environment imports this module, so it
@@ -23,12 +25,14 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FILES", "ROUTE", "Bundle", "installed_bundle", "read_bundle"]
+__all__ = ["FILES", "INSTALLED", "ROUTE", "Bundle", "installed_bundle", "read_bundle"]
 
 FILES = ("widget.js", "widget.css")
 """The bundle's files, as built by js/build.mjs into pausepoint/widget/static/."""
 ROUTE = "pausepoint/static"
 """Where the server serves them, under its base URL: `ROUTE/<digest>/<file>`."""
+INSTALLED = "installed"
+"""In place of the digest: the bundle installed here, whatever its digest."""
 
 
 @dataclass(frozen=True)

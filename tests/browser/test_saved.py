@@ -164,6 +164,28 @@ def test_a_notebook_saved_in_jupyterlab_adds_little_per_view_and_reopens_with_it
         context.close()
 
 
+def test_a_view_saved_by_another_build_is_drawn_by_the_installed_one(
+    open_saved: OpenSaved, tmp_path: Path
+) -> None:
+    """A notebook saved before pausepoint was upgraded (or its bundle rebuilt), reopened
+    without its kernel: the server has no bundle of that digest and the kernel is gone,
+    so the view is drawn by the bundle installed now."""
+    nb = copy.deepcopy(executed("waiting"))
+    states = nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    [shared] = [s["state"] for s in states.values() if "pausepoint_front_end" in s["state"]]
+    shared["pausepoint_front_end"] = "0" * 16
+    signed = tmp_path / "signed.ipynb"
+    nbformat.write(nb, signed)
+    jupyter("trust", signed.name, cwd=tmp_path)
+
+    opened = open_saved("saved-by-another-build", nbformat.read(signed, as_version=4))
+
+    expect(opened.widget().get_by_test_id("pp-kernel-gone")).to_be_visible(timeout=30_000)
+    expect(_card(opened, "tool-approval").get_by_test_id("pp-approve")).to_be_disabled()
+    _no_broken_widget(opened)
+    opened.screenshot("s-saved-by-another-build")
+
+
 def test_without_the_server_route_the_kernel_sends_the_views_code(
     open_notebook: Callable[[str, list[str]], Any],
 ) -> None:

@@ -1,7 +1,7 @@
 """The Jupyter server extension that serves the view's code (`pausepoint_server`): a real
 Jupyter server, configured by the file the wheel installs, serves the installed bundle
-under its digest and nothing else; the extension imports nothing of pausepoint, and a
-failure in it leaves the server running."""
+under its digest (or as `installed`) and nothing else; the extension imports nothing of
+pausepoint, and a failure in it leaves the server running."""
 
 from __future__ import annotations
 
@@ -115,6 +115,16 @@ def test_the_server_serves_the_installed_bundle_under_its_digest(server: Server)
     assert css.headers["Content-Type"].startswith("text/css")
 
 
+def test_the_server_serves_the_installed_bundle_to_a_view_of_another_build(
+    server: Server,
+) -> None:
+    """`installed` stands for whatever digest is installed: a view saved before an upgrade,
+    reopened without its kernel, is drawn by the bundle installed now."""
+    script = server.get("pausepoint/static/installed/widget.js")
+    assert (script.status, script.body) == (200, (STATIC / "widget.js").read_bytes())
+    assert script.headers["Cache-Control"] == "no-cache"  # it changes with an upgrade
+
+
 def test_the_server_serves_nothing_else(server: Server) -> None:
     bundle = read_bundle(STATIC)
     assert bundle is not None
@@ -122,6 +132,7 @@ def test_the_server_serves_nothing_else(server: Server) -> None:
 
     assert server.get(f"pausepoint/static/{other}/widget.js").status == 404  # another version
     assert server.get(f"pausepoint/static/{bundle.digest}/index.html").status == 404
+    assert server.get("pausepoint/static/latest/widget.js").status == 404
     assert server.get(f"pausepoint/static/{bundle.digest}/..%2F__init__.py").status == 404
     assert server.get(f"pausepoint/static/{bundle.digest}/widget.js", token=False).status in (
         302,

@@ -6,7 +6,9 @@ a notebook would save it once for every view. A view's module is instead a small
 where pausepoint is installed (`pausepoint_server`, by the digest of the bundle), and when
 that fails (no server extension: VS Code, Voila, another version of pausepoint beside the
 server) asks the kernel for it with a message on the kernel's one `FrontEnd` model, which
-every view refers to and which holds only the digest. The page imports each bundle once.
+every view refers to and which holds only the digest. A view saved by another build,
+reopened without its kernel, is drawn by the bundle installed beside the server. The page
+imports each bundle once.
 """
 
 from __future__ import annotations
@@ -93,15 +95,18 @@ function fromKernel(shared) {
 async function fetchCode(shared, digest) {
   const inline = shared.get("code");  // the note of a kernel without the bundle
   if (inline) return [inline, ""];
-  try {
-    return await fromServer(digest);
-  } catch (server) {
+  // Its own code from the server or the kernel; else (saved before an upgrade, kernel
+  // gone) the code installed beside the server.
+  const errors = [];
+  const sources = [[fromServer, digest], [fromKernel, shared], [fromServer, "installed"]];
+  for (const [from, arg] of sources) {
     try {
-      return await fromKernel(shared);
-    } catch (kernel) {
-      throw new Error(`${server.message}; ${kernel.message}`);
+      return await from(arg);
+    } catch (err) {
+      errors.push(err.message);
     }
   }
+  throw new Error(errors.join("; "));
 }
 
 async function importCode(shared, digest) {
