@@ -114,9 +114,11 @@ def test_stop_while_the_model_writes_keeps_the_text_and_continue_goes_on(
     )
 
 
-RETRYING = STREAMING.replace("And here is the rest.", "A fresh answer.").replace(
-    "talk = Agent", "slow = Slow()\ntalk = Agent"
-).replace("Agent(model=Slow())", "Agent(model=slow)")
+RETRYING = (
+    STREAMING.replace("And here is the rest.", "A fresh answer.")
+    .replace("talk = Agent", "slow = Slow()\ntalk = Agent")
+    .replace("Agent(model=Slow())", "Agent(model=slow)")
+)
 RETRY_CHECK = """
 aside = [i.text for i in talk.prompt.items if i.type == "assistant" and i.set_aside]
 print("KERNEL", aside, talk.prompt.output, talk.prompt.items[1].set_aside.by, talk.status)
@@ -139,9 +141,7 @@ def test_stop_while_the_model_writes_then_retry_asks_again_without_the_stopped_r
     expect(status).to_have_attribute("data-status", "completed", timeout=30_000)
     aside = view.locator('[data-testid="pp-item"][data-set-aside="true"]')
     expect(aside).to_contain_text("Here is a long answer that")
-    expect(aside.get_by_test_id("pp-set-aside-note")).to_contain_text(
-        "Retry asked the model again"
-    )
+    expect(aside.get_by_test_id("pp-set-aside-note")).to_contain_text("Retry asked the model again")
     expect(view.get_by_test_id("pp-stopped-note")).to_have_count(0)
     expect(view).to_contain_text("A fresh answer.")
     nb.screenshot("stop-retry")
