@@ -40,7 +40,7 @@ from jsonschema import (
 )
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend, validator_for
-from jsonschema_specifications import REGISTRY as SPECIFICATIONS  # type: ignore[import-untyped]
+from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012, specification_with
