@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from pausepoint import Action, ActionContext, Agent, AgentRun, ScriptedModel, call
+from pausepoint import SCHEMA_VERSION, Action, ActionContext, Agent, AgentRun, ScriptedModel, call
 from pausepoint.store import RunStore
 
 T = TypeVar("T")
@@ -72,3 +72,20 @@ async def until(condition: Callable[[], T], within: float = 30.0) -> T:
             await asyncio.sleep(delay)
             delay = min(0.05, delay * 2 or 0.001)
     return value
+
+
+def saved_with_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A saved transcript whose one call waits on a question with this response schema."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "thread_id": "thread_1",
+        "run_id": "run_1",
+        "items": [
+            {"type": "user", "text": "go"},
+            {"type": "assistant", "tool_calls": [{"id": "c1", "name": "ask", "input": {}}]},
+            {"type": "tool", "id": "c1", "name": "ask", "status": "interrupted",
+             "interrupts": [{"id": "int_1", "message": "Which?",
+                             "created_at": "2026-01-01T00:00:00Z",
+                             "response_schema": schema}]},
+        ],
+    }  # fmt: skip

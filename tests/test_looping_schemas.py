@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 import pytest
+from tests.helpers import saved_with_schema
 
 from pausepoint import (
-    SCHEMA_VERSION,
     ActionContext,
     ActionInterrupt,
     Agent,
@@ -131,22 +131,6 @@ async def test_a_looping_schema_fails_the_call_and_records_no_interrupt() -> Non
     assert record.error.name == "InvalidResponseSchemaError"
     assert "$.$ref" in record.error.message
     assert record.interrupts == []
-
-
-def saved_with_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "thread_id": "thread_1",
-        "run_id": "run_1",
-        "items": [
-            {"type": "user", "text": "go"},
-            {"type": "assistant", "tool_calls": [{"id": "c1", "name": "ask", "input": {}}]},
-            {"type": "tool", "id": "c1", "name": "ask", "status": "interrupted",
-             "interrupts": [{"id": "int_1", "message": "Which?",
-                             "created_at": "2026-01-01T00:00:00Z",
-                             "response_schema": schema}]},
-        ],
-    }  # fmt: skip
 
 
 def test_a_saved_transcript_with_a_looping_schema_is_refused_at_load() -> None:

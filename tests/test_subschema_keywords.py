@@ -11,9 +11,9 @@ from typing import Any, NamedTuple
 
 import pytest
 from pydantic import BaseModel
+from tests.helpers import saved_with_schema
 
 from pausepoint import (
-    SCHEMA_VERSION,
     ActionContext,
     ActionInterrupt,
     Agent,
@@ -388,22 +388,6 @@ async def test_recursive_dynamic_and_boolean_references_are_answerable(
         await run.resume(bad)
     result = await run.resume({"name": "x", "kid": {"name": "y"}})
     assert result.status == "completed"
-
-
-def saved_with_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "thread_id": "thread_1",
-        "run_id": "run_1",
-        "items": [
-            {"type": "user", "text": "go"},
-            {"type": "assistant", "tool_calls": [{"id": "c1", "name": "ask", "input": {}}]},
-            {"type": "tool", "id": "c1", "name": "ask", "status": "interrupted",
-             "interrupts": [{"id": "int_1", "message": "Which?",
-                             "created_at": "2026-01-01T00:00:00Z",
-                             "response_schema": schema}]},
-        ],
-    }  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { DISCONNECTED_CLASS } from "../src/kernel/liveness";
 import type { Item, ToolStatus } from "../src/types";
-import { FakeModel, initialize, mount, widgetOf, within } from "./helpers";
+import { FakeModel, FakeSignal, initialize, mount, widgetOf, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
@@ -37,25 +37,6 @@ function tool(status: ToolStatus, waiting = false): Item {
         ]
       : [],
   } as unknown as Item;
-}
-
-type Slot = (sender: unknown, args: unknown) => void;
-
-/** A Lumino-like signal: what JupyterLab's session context offers. */
-class Signal {
-  slots = new Set<Slot>();
-  connect(slot: Slot): boolean {
-    this.slots.add(slot);
-    return true;
-  }
-  disconnect(slot: Slot): boolean {
-    return this.slots.delete(slot);
-  }
-  emit(args: unknown): void {
-    act(() => {
-      for (const slot of [...this.slots]) slot(this, args);
-    });
-  }
 }
 
 const ITEMS = [tool("interrupted", true), tool("running"), tool("succeeded")];
@@ -103,7 +84,7 @@ describe("a tool row after its kernel is gone", () => {
 
   it("keeps its colours while the kernel lives, and loses them when it dies", () => {
     const m = model();
-    const sessionContext = { statusChanged: new Signal(), kernelChanged: new Signal() };
+    const sessionContext = { statusChanged: new FakeSignal(), kernelChanged: new FakeSignal() };
     (m as unknown as { widget_manager: unknown }).widget_manager = { context: { sessionContext } };
     const view = mount(m);
     expect(badges(view)).toEqual([

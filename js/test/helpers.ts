@@ -209,3 +209,22 @@ export const approvalCard = {
   createdAt: "2025-01-01T00:00:00Z",
   expiresAt: null,
 };
+
+type Slot = (sender: unknown, args: any) => void;
+
+/** A Lumino-like signal: what JupyterLab's session context offers. */
+export class FakeSignal {
+  slots = new Set<Slot>();
+  connect(slot: Slot): boolean {
+    this.slots.add(slot);
+    return true;
+  }
+  disconnect(slot: Slot): boolean {
+    return this.slots.delete(slot);
+  }
+  emit(args: unknown): void {
+    act(() => {
+      for (const slot of [...this.slots]) slot(this, args);
+    });
+  }
+}

@@ -1,30 +1,11 @@
 import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { DISCONNECTED_CLASS, watchKernel } from "../src/kernel/liveness";
-import { approvalCard, click, FakeModel, flushMicrotasks, initialize, isDisabled, mount, widgetOf, within } from "./helpers";
+import { approvalCard, click, FakeModel, FakeSignal, flushMicrotasks, initialize, isDisabled, mount, widgetOf, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
 });
-
-type Slot = (sender: unknown, args: any) => void;
-
-/** A Lumino-like signal: what JupyterLab's session context offers. */
-class FakeSignal {
-  slots = new Set<Slot>();
-  connect(slot: Slot): boolean {
-    this.slots.add(slot);
-    return true;
-  }
-  disconnect(slot: Slot): boolean {
-    return this.slots.delete(slot);
-  }
-  emit(args: unknown): void {
-    act(() => {
-      for (const slot of [...this.slots]) slot(this, args);
-    });
-  }
-}
 
 function withSession(model: FakeModel) {
   const sessionContext = { statusChanged: new FakeSignal(), kernelChanged: new FakeSignal() };

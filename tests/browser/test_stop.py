@@ -86,18 +86,24 @@ print("KERNEL", [i.text for i in talk.prompt.items if i.type == "assistant"], ta
 """
 
 
+def stopped_while_writing(nb: Any) -> tuple[Any, Any]:
+    """Run the streaming cell, click Stop while the model writes: the view and its status."""
+    nb.run_cell(0)
+    view = nb.widget(0)
+    expect(view.get_by_test_id("pp-streaming")).to_contain_text("answer that", timeout=30_000)
+    view.get_by_test_id("pp-stop").click()
+    status = view.get_by_test_id("pp-status")
+    expect(status).to_have_attribute("data-status", "cancelled", timeout=30_000)
+    return view, status
+
+
 def test_stop_while_the_model_writes_keeps_the_text_and_continue_goes_on(
     open_notebook: OpenNotebook,
 ) -> None:
     nb = open_notebook("stop-streaming", [STREAMING, STREAMING_CHECK])
-    nb.run_cell(0)
-    view = nb.widget(0)
-    expect(view.get_by_test_id("pp-streaming")).to_contain_text("answer that", timeout=30_000)
 
-    view.get_by_test_id("pp-stop").click()
+    view, status = stopped_while_writing(nb)
 
-    status = view.get_by_test_id("pp-status")
-    expect(status).to_have_attribute("data-status", "cancelled", timeout=30_000)
     stopped = view.locator('[data-testid="pp-item"][data-stopped="true"]')
     expect(stopped).to_contain_text("Here is a long answer that")
     expect(stopped.get_by_test_id("pp-stopped-note")).to_be_visible()
@@ -114,11 +120,7 @@ def test_stop_while_the_model_writes_keeps_the_text_and_continue_goes_on(
     )
 
 
-RETRYING = (
-    STREAMING.replace("And here is the rest.", "A fresh answer.")
-    .replace("talk = Agent", "slow = Slow()\ntalk = Agent")
-    .replace("Agent(model=Slow())", "Agent(model=slow)")
-)
+RETRYING = STREAMING.replace("And here is the rest.", "A fresh answer.")
 RETRY_CHECK = """
 aside = [i.text for i in talk.prompt.items if i.type == "assistant" and i.set_aside]
 print("KERNEL", aside, talk.prompt.output, talk.prompt.items[1].set_aside.by, talk.status)
@@ -129,12 +131,7 @@ def test_stop_while_the_model_writes_then_retry_asks_again_without_the_stopped_r
     open_notebook: OpenNotebook,
 ) -> None:
     nb = open_notebook("stop-retry", [RETRYING, RETRY_CHECK])
-    nb.run_cell(0)
-    view = nb.widget(0)
-    expect(view.get_by_test_id("pp-streaming")).to_contain_text("answer that", timeout=30_000)
-    view.get_by_test_id("pp-stop").click()
-    status = view.get_by_test_id("pp-status")
-    expect(status).to_have_attribute("data-status", "cancelled", timeout=30_000)
+    view, status = stopped_while_writing(nb)
 
     view.get_by_test_id("pp-retry").click()
 
