@@ -157,6 +157,8 @@ export interface RunViewTraits {
 export interface InboxTraits {
   view: "inbox";
   entries: InboxEntry[];
+  /** How many runs wait; `entries` holds the newest of them. */
+  total: number;
   refreshed_at: string;
 }
 

@@ -1,4 +1,5 @@
 import { html } from "htm/preact";
+import { useState } from "preact/hooks";
 import { useKernelGone } from "../kernel/liveness";
 import { refresh } from "../kernel/protocol";
 import { useAnswer } from "../kernel/use-answer";
@@ -13,6 +14,14 @@ import { KernelGone } from "./KernelGone";
 import { Revealed } from "./Revealed";
 import { When } from "./When";
 import "./inbox.css";
+
+/** How many entries are drawn at first, and added by each "Show more" (the kernel lists as
+ * many in full: `WINDOW` in _inbox.py). */
+export const INBOX_WINDOW = 50;
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
 
 function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean }) {
   return html`<section class="pp-inbox-entry" data-testid="pp-inbox-entry" data-run-id=${revealText(entry.runId)}
@@ -35,20 +44,35 @@ function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean })
   </section>`;
 }
 
-/** Every waiting run of a store, newest first, each with the run view's answerable cards. */
+/** Every waiting run of a store, newest first, each with the run view's answerable cards.
+ * A window of the newest is drawn (and listed by the kernel); "Show more" widens both. */
 export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
   const gone = useKernelGone(model, host);
   const entries = useModelValue(model, "entries") ?? [];
+  const total = Math.max(useModelValue(model, "total") ?? 0, entries.length);
   const refreshedAt = useModelValue(model, "refreshed_at") ?? "";
   const refreshing = useAnswer({ afterOk: "idle" });
+  const widening = useAnswer({ afterOk: "idle" });
+  const [limit, setLimit] = useState(INBOX_WINDOW);
   const onRefresh = () => void refreshing.send((kernel) => refresh(kernel));
   const busy = refreshing.phase === "sending";
+  const shown = entries.slice(0, limit);
+  const more = Math.min(INBOX_WINDOW, total - shown.length);
+  const onMore = () => {
+    const next = shown.length + INBOX_WINDOW;
+    setLimit(next);
+    // A kernel lists as many runs as it was asked to; a saved page has all it will get.
+    if (entries.length < next && entries.length < total && widening.connected && !gone) {
+      void widening.send((kernel) => kernel.request({ type: "show", count: next }));
+    }
+  };
+  const error = refreshing.error ?? widening.error;
 
   return html`<div class="pp-root pp-inbox" data-testid="pp-inbox">
     <header class="pp-header pp-inbox-header">
       <strong>Inbox</strong>
       <span class="pp-muted" data-testid="pp-inbox-count">
-        ${entries.length === 0 ? "nothing waiting" : `${entries.length} run${entries.length === 1 ? "" : "s"} waiting`}
+        ${total === 0 ? "nothing waiting" : `${count(total)} run${total === 1 ? "" : "s"} waiting`}
       </span>
       <span class="pp-header-right">
         ${refreshedAt ? html`<span class="pp-muted">checked <${When} at=${refreshedAt} /></span>` : null}
@@ -57,12 +81,22 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
           onClick=${onRefresh}>${busy ? "Refreshing…" : "Refresh"}</button>
       </span>
     </header>
-    ${refreshing.error ? html`<${AnswerError} error=${refreshing.error} testid="pp-inbox-error" />` : null}
+    ${error ? html`<${AnswerError} error=${error} testid="pp-inbox-error" />` : null}
     ${gone ? html`<${KernelGone} />` : null}
     ${
       entries.length === 0
         ? html`<p class="pp-empty" data-testid="pp-inbox-empty">No run waits on a person.</p>`
-        : entries.map((entry) => html`<${InboxRun} key=${entry.runId} entry=${entry} readOnly=${gone} />`)
+        : shown.map((entry) => html`<${InboxRun} key=${entry.runId} entry=${entry} readOnly=${gone} />`)
+    }
+    ${
+      more > 0
+        ? html`<p class="pp-inbox-more">
+          <span class="pp-muted" data-testid="pp-inbox-shown">Showing ${count(shown.length)} of ${count(total)}</span>
+          <button type="button" class="pp-button pp-button-quiet" data-testid="pp-inbox-more"
+            disabled=${widening.phase === "sending"} aria-busy=${widening.phase === "sending" ? "true" : "false"}
+            onClick=${onMore}>${widening.phase === "sending" ? "Loading…" : `Show ${count(more)} more`}</button>
+        </p>`
+        : null
     }
   </div>`;
 }

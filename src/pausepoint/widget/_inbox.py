@@ -1,13 +1,16 @@
 """`Inbox`: every run of a store that waits on a person, answerable from one view.
 
 The kernel side lists the store's interrupted runs (newest first) and turns each pending
-interrupt into the same card a run view shows. Answering a card loads the run in this
-kernel, records the answer (durably: the run is attached to the store) and continues it;
-the entry leaves the list once the run no longer waits. The list follows the store by
-polling `store.runs(since=...)` every `poll` seconds on the kernel's event loop (other
-kernels' changes show up then; `stop_polling()` and `poll(seconds)` stop and start it),
-and on the view's Refresh button. Like a run view, the inbox saves only a small loader
-with the notebook, not the view's code (`_bundle`).
+interrupt into the same card a run view shows. Only a window of the newest runs is listed
+in full (`WINDOW`, more on the view's "Show more"): the rest are counted from the store's
+header rows, so a store of thousands of waiting runs loads no more transcripts than the
+view draws. Every text an entry holds is bounded as in a run view (`_preview`).
+Answering a card records the answer on the run loaded here (durably: the run is attached
+to the store) and continues it; the entry leaves the list once the run no longer waits.
+The list follows the store by polling `store.runs(since=...)` every `poll` seconds on
+the kernel's event loop (other kernels' changes show up then; `stop_polling()` and
+`poll(seconds)` stop and start it), and on the view's Refresh button. Like a run view,
+the inbox saves only a small loader with the notebook, not the view's code (`_bundle`).
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ import traitlets
 
 from ..errors import PausepointError, UsageError
 from ..run import Agent, AgentRun
-from ..store import DamagedRunError, PendingSummary, RunNotFoundError, RunStore, RunSummary
+from ..store import DamagedRunError, RunNotFoundError, RunStore, RunSummary
 from ..transcript import UserMessage
 from ._bundle import LOADER, FrontEnd, shared_front_end
-from ._cards import Card, card_for
+from ._cards import card_for
+from ._inbox_entries import entry_of, read_only_entry
 from ._loops import current_loop
-from ._preview import bounded_card, ref_of, resolve
+from ._preview import bounded_card, cut_text, ref_of, resolve
 from ._requests import (
     ANSWER_ENVELOPE,
     ANSWERS,
@@ -46,13 +50,17 @@ from ._requests import (
     running_loop,
 )
 
-__all__ = ["DEFAULT_POLL", "Inbox", "inbox"]
+__all__ = ["DEFAULT_POLL", "WINDOW", "Inbox", "inbox"]
 
 logger = logging.getLogger("pausepoint")
 
 _STATIC = Path(__file__).parent / "static"
 DEFAULT_POLL = 2.0
 """Seconds between two looks at the store for changes made elsewhere."""
+WINDOW = 50
+"""How many of the newest waiting runs are listed in full at first, and added by each
+"Show more"."""
+MAX_WINDOW = 100_000
 
 
 class Inbox(anywidget.AnyWidget):
@@ -67,7 +75,9 @@ class Inbox(anywidget.AnyWidget):
         box            # answer a card: the run is loaded here, answered and continued
 
     The list looks at the store every `poll` seconds; `box.stop_polling()` stops that and
-    leaves the inbox drawn (Refresh still works), `box.poll(10)` starts it again.
+    leaves the inbox drawn (Refresh still works), `box.poll(10)` starts it again. The
+    newest `WINDOW` runs are listed in full (`entries`, of `total` waiting); "Show more",
+    or `box.show(200)`, lists more.
     """
 
     # The view's code is not saved with it, as for run views (`_bundle`).
@@ -76,6 +86,8 @@ class Inbox(anywidget.AnyWidget):
 
     view = traitlets.Unicode("inbox").tag(sync=True)
     entries: traitlets.List[Any] = traitlets.List().tag(sync=True)
+    total = traitlets.Int(0).tag(sync=True)
+    """How many runs wait, `entries` being the newest of them."""
     refreshed_at = traitlets.Unicode("").tag(sync=True)
     _poller: asyncio.Task[None] | None = None
 
@@ -100,6 +112,9 @@ class Inbox(anywidget.AnyWidget):
         self._damaged: tuple[DamagedRunError, ...] = ()
         self._seen: datetime | None = None
         self._versions: dict[str, int] = {}
+        self._window = WINDOW
+        # The run id each listed entry goes by in the view (a long one is cut) -> the run's.
+        self._ids: dict[str, str] = {}
         self._home_loop = current_loop()
         self._requests = RequestPath(self.send, self._handlers(), limit=self._limit)
         self._polling: float | None = None
@@ -113,53 +128,68 @@ class Inbox(anywidget.AnyWidget):
     @property
     def damaged(self) -> tuple[DamagedRunError, ...]:
         """The waiting runs the store cannot read, as of the last refresh, each naming its
-        run and what is wrong (they are listed too, without cards)."""
+        run and what is wrong (they are listed too, without cards). Past the listed
+        `window`, transcripts are not read: those runs are named when their header row is
+        damaged."""
         return self._damaged
 
+    @property
+    def window(self) -> int:
+        """How many of the newest waiting runs the inbox lists in full (`entries`)."""
+        return self._window
+
+    def show(self, count: int) -> None:
+        """List (at least) the newest `count` waiting runs in full: what "Show more" asks."""
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise UsageError("show() needs a number of runs (0 or more).")
+        if count > self._window:
+            self._window = min(count, MAX_WINDOW)
+            self.refresh()
+
     def refresh(self) -> None:
-        """Read the store's waiting runs again (what the poll and Refresh do)."""
+        """Read the store's waiting runs again (what the poll and Refresh do).
+
+        The header rows of every waiting run are read; the transcripts of the newest
+        `window` only (once per version), to list them with their cards."""
         waiting = self.store.runs(status="interrupted")
         entries: list[dict[str, Any]] = []
         owners_of: dict[str, list[str]] = {}
+        ids: dict[str, str] = {}
         damaged: list[DamagedRunError] = []
-        for summary in waiting:
+        for summary in waiting[: self._window]:
             entry = self._entry(summary, damaged)
             entries.append(entry)
+            ids[entry["runId"]] = summary.run_id
             for card in entry["cards"]:
-                card["runId"] = summary.run_id
+                card["runId"] = entry["runId"]
                 owners_of.setdefault(card["id"], []).append(summary.run_id)
+        # The runs past the window are not loaded: only what their header rows say.
+        damaged.extend(
+            DamagedRunError(s.run_id, s.damage)
+            for s in waiting[self._window :]
+            if s.damage is not None
+        )
         self._owners_of = owners_of
+        self._ids = ids
         self._damaged = tuple(damaged)
-        live = {s.run_id for s in waiting}
+        live = set(ids.values())
         self._runs = {k: v for k, v in self._runs.items() if k in live or v[1].busy}
         self._versions = {s.run_id: s.version for s in waiting}
         if waiting:
             self._seen = max(s.updated_at for s in waiting)
         self.refreshed_at = datetime.now().astimezone().isoformat(timespec="seconds")
-        self.entries = entries
+        with self.hold_sync():
+            self.total = len(waiting)
+            self.entries = entries
 
     def _entry(self, summary: RunSummary, damaged: list[DamagedRunError]) -> dict[str, Any]:
-        entry: dict[str, Any] = {
-            "runId": summary.run_id,
-            "agent": summary.agent,
-            "updatedAt": summary.updated_at.isoformat(),
-            "createdAt": summary.created_at.isoformat(),
-            "reason": None,
-            "title": "",
-            "cards": [],
-        }
+        entry = entry_of(summary)
         agent = self.agents.get(summary.agent or "")
         try:
             if summary.damage is not None:
                 raise DamagedRunError(summary.run_id, summary.damage)
             if agent is None:
-                entry["reason"] = (
-                    f"Read-only: this kernel has no agent {summary.agent!r}. Pass it as "
-                    f"pausepoint.inbox(store, agents={{{summary.agent!r}: agent}}) to answer "
-                    "here."
-                )
-                entry["cards"] = [_read_only_card(p) for p in summary.pending]
-                return entry
+                return read_only_entry(entry, summary)
             run = self._run(summary, agent)
         except DamagedRunError as exc:
             return _damaged_entry(entry, exc, damaged)
@@ -172,9 +202,10 @@ class Inbox(anywidget.AnyWidget):
             return _damaged_entry(entry, DamagedRunError(summary.run_id, str(exc)), damaged)
         if run is None:
             return entry
-        entry["title"] = next((i.text for i in run.prompt.items if isinstance(i, UserMessage)), "")
+        title = next((i.text for i in run.prompt.items if isinstance(i, UserMessage)), "")
+        entry["title"] = cut_text(title)
         entry["cards"] = [
-            bounded_card(card, _card_ref(summary.run_id, card["key"]))
+            bounded_card(card, _card_ref(entry["runId"], card["key"]))
             for card in _cards_of(run, agent)
         ]
         return entry
@@ -257,6 +288,13 @@ class Inbox(anywidget.AnyWidget):
             self.refresh()
             return Served()
 
+        def show(request: Request) -> Served:
+            count = request.content.get("count")
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise RequestRefused("bad-request", "Expected {type: show, count: <int >= 0>}.")
+            self.show(count)
+            return Served()
+
         def value(request: Request) -> Served:
             return Served(self.full_value(request.text("ref", "{type: value, ref: <str>}")))
 
@@ -266,7 +304,13 @@ class Inbox(anywidget.AnyWidget):
             loop = running_loop(run.loop, self._home_loop)
             return HandOver(loop, answer_start(run, request, "inbox"), stopped=self.refresh)
 
-        return {"refresh": refresh, "value": value, "resume": answer, "reject": answer}
+        return {
+            "refresh": refresh,
+            "show": show,
+            "value": value,
+            "resume": answer,
+            "reject": answer,
+        }
 
     def _limit(self, kind: str) -> int:
         if kind not in ANSWERS:
@@ -278,7 +322,8 @@ class Inbox(anywidget.AnyWidget):
         """The run of this inbox that a card's answer goes to."""
         owners = self._owners_of.get(interrupt, [])
         if named is not None:
-            owners = [named] if named in owners else []
+            run_id = self._ids.get(named)
+            owners = [run_id] if run_id in owners else []
         if len(owners) > 1:
             raise RequestRefused(
                 "bad-request",
@@ -307,7 +352,7 @@ class Inbox(anywidget.AnyWidget):
         except ValueError:
             named = None
         if isinstance(named, list) and len(named) == 2 and all(isinstance(n, str) for n in named):
-            cached = self._runs.get(named[0])
+            cached = self._runs.get(self._ids.get(named[0], ""))
             if cached is not None:
                 run = cached[1]
                 for card in _cards_of(run, run.agent):
@@ -339,12 +384,8 @@ def _damaged_entry(
     entry: dict[str, Any], exc: DamagedRunError, damaged: list[DamagedRunError]
 ) -> dict[str, Any]:
     damaged.append(exc)
-    return {**entry, "reason": str(exc), "damaged": True}
+    return {**entry, "reason": cut_text(str(exc)), "damaged": True}
 
 
-def _card_ref(run_id: str, key: str) -> str:
-    return ref_of("card", json.dumps([run_id, key]))
-
-
-def _read_only_card(pending: PendingSummary) -> dict[str, Any]:
-    return Card.read_only(pending, "This kernel cannot continue the run.").wire()
+def _card_ref(shown_run_id: str, key: str) -> str:
+    return ref_of("card", json.dumps([shown_run_id, key]))
