@@ -1,5 +1,5 @@
 import { html } from "htm/preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { fullValue } from "../kernel/protocol";
 import { useKernel } from "../kernel/requests";
 import { revealText } from "../lib/unicode";
@@ -44,7 +44,9 @@ export function CopyMenu({ runId, meta, items }: { runId: string; meta: Record<s
   const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(resetTimer.current), []);
 
-  useEffect(() => {
+  // A layout effect: the listeners are in place as soon as the menu opens, not a frame
+  // later, so an Escape pressed right away closes it too.
+  useLayoutEffect(() => {
     const details = menu.current;
     if (!open || !details) return undefined;
     // Capture: a click elsewhere that its own handler stops still closes the menu.
