@@ -1,0 +1,21 @@
+"""AG-UI out: a run as a stream of AG-UI events, and those events as SSE text.
+
+`events(run, ...)` drives one stretch of the run (a new message, a Continue, or the
+answers of an AG-UI continuation) and yields `ag_ui.core` event models in protocol order;
+`encode(...)` writes them as Server-Sent Events, so a web server only wires HTTP::
+
+    from pausepoint.agui import encode, events
+
+    async for frame in encode(events(run, "Refund order 42")):
+        send(frame)
+
+`snapshot_messages(prompt)` is the transcript as AG-UI messages (what MESSAGES_SNAPSHOT
+carries) and `message_id(prompt, position)` the id each item has on the wire.
+"""
+
+from pausepoint.agui._encode import CONTENT_TYPE, encode
+from pausepoint.agui._messages import message_id, snapshot_messages
+from pausepoint.agui._stream import events
+from pausepoint.agui._translate import error_code
+
+__all__ = ["CONTENT_TYPE", "encode", "error_code", "events", "message_id", "snapshot_messages"]

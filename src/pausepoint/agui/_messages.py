@@ -1,0 +1,101 @@
+"""The transcript as AG-UI messages: stable ids, tool outcomes as text, the snapshot."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ag_ui import core as agui
+
+from ..transcript import AssistantMessage, Item, Prompt, ToolCall, UserMessage, read_by_model
+
+__all__ = [
+    "SETTLED",
+    "arguments_text",
+    "message_id",
+    "position_of",
+    "result_error",
+    "result_text",
+    "snapshot_messages",
+]
+
+SETTLED = frozenset({"succeeded", "failed", "rejected", "responded", "cancelled"})
+"""The statuses of a tool call that has an outcome (a result message on the wire)."""
+
+AguiMessage = agui.UserMessage | agui.AssistantMessage | agui.ToolMessage
+
+
+def message_id(prompt: Prompt, position: int) -> str:
+    """The AG-UI id of the transcript item at `position`: the same in every stream and
+    snapshot of the run, so a client can match a streamed message with a snapshot's."""
+    return f"{prompt.run_id}-{position}"
+
+
+def position_of(prompt: Prompt, item: Item) -> int:
+    """Where `item` (the object itself) is in the transcript; the loop appends, so it is
+    looked for from the end."""
+    items = prompt.items
+    for position in range(len(items) - 1, -1, -1):
+        if items[position] is item:
+            return position
+    raise LookupError("the item is not in the run's transcript")
+
+
+def arguments_text(arguments: dict[str, Any]) -> str:
+    """A tool call's arguments as the JSON text AG-UI carries."""
+    return json.dumps(arguments, ensure_ascii=False)
+
+
+def result_text(record: ToolCall) -> str:
+    """What a settled call returned, as text: the result (a string as it is, anything
+    else as JSON), a person's words in place of running it, or why it has no result."""
+    if record.status == "succeeded":
+        if isinstance(record.result, str):
+            return record.result
+        return json.dumps(record.result, ensure_ascii=False)
+    if record.status == "responded":
+        return f"Not run: instead, the person said: {record.result}"
+    return result_error(record) or f"No result: the call is {record.status}."
+
+
+def result_error(record: ToolCall) -> str | None:
+    """Why a call that did not succeed has no result (None for a success)."""
+    if record.status in ("succeeded", "responded"):
+        return None
+    error = record.error
+    return f"{error.name}: {error.message}" if error is not None else None
+
+
+def snapshot_messages(prompt: Prompt) -> list[AguiMessage]:
+    """The conversation as AG-UI messages, as the model reads it: a turn set aside by
+    Retry is left out, and a call still waiting (on a person, or to run) has no tool
+    message yet. The instructions are the agent's, not the conversation's: left out."""
+    positions = {id(item): position for position, item in enumerate(prompt.items)}
+    out: list[AguiMessage] = []
+    for item in read_by_model(prompt.items):
+        mid = message_id(prompt, positions[id(item)])
+        if isinstance(item, UserMessage):
+            out.append(agui.UserMessage(id=mid, content=item.text))
+        elif isinstance(item, AssistantMessage):
+            calls = [
+                agui.ToolCall(
+                    id=call.id,
+                    function=agui.FunctionCall(
+                        name=call.name, arguments=arguments_text(call.input)
+                    ),
+                )
+                for call in item.tool_calls
+            ]
+            out.append(
+                agui.AssistantMessage(id=mid, content=item.text or None, tool_calls=calls or None)
+            )
+        elif item.status in SETTLED:
+            out.append(
+                agui.ToolMessage(
+                    id=mid,
+                    tool_call_id=item.id,
+                    content=result_text(item),
+                    error=result_error(item),
+                )
+            )
+    return out

@@ -1,0 +1,92 @@
+"""`events(run)`: drive one stretch of a run and yield it as AG-UI events, in order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable, Mapping
+from typing import Any
+
+from ag_ui.core import BaseEvent
+from pydantic import BaseModel
+
+from ..errors import PausepointError, UsageError
+from ..run import AgentRun, AgentRunResult
+from ._translate import Translator
+
+__all__ = ["events"]
+
+_DONE = object()
+
+
+async def events(
+    run: AgentRun,
+    message: str | None = None,
+    *,
+    resume: Iterable[Mapping[str, Any] | BaseModel] | None = None,
+    max_turns: int | None = None,
+    run_id: str | None = None,
+    parent_run_id: str | None = None,
+) -> AsyncIterator[BaseEvent]:
+    """Run one stretch of `run` and yield it as validated `ag_ui.core` events.
+
+    Without `resume` this is `run.run(message, max_turns=...)`; with `resume` (AG-UI
+    resume entries, one per pending interrupt) it is `run.continue_with(resume)`. The
+    stream opens with RUN_STARTED (thread and run ids from the transcript; `run_id` and
+    `parent_run_id` override what RUN_STARTED and RUN_FINISHED say, for a server that
+    names each request) and ends with exactly one of:
+
+    - RUN_FINISHED, outcome `success`: the run completed;
+    - MESSAGES_SNAPSHOT, then RUN_FINISHED with outcome `interrupt` carrying
+      `run.agui_interrupts()`: the run waits on answers;
+    - RUN_ERROR with a `code`: the run failed (`model-timeout`, `max-turns-exceeded`...),
+      was cancelled (`cancelled`) or paused by its debugger (`paused`); or it was refused
+      before it ran (`run-suspended`, `run-busy`, `resume-batch` with each refused entry
+      under `metadata["errors"]`), and then RUN_ERROR is the only event.
+
+    In between come STEP_STARTED / STEP_FINISHED around each turn, the model's text as
+    TEXT_MESSAGE_START / CONTENT (streamed as it arrives) / END, its calls as
+    TOOL_CALL_START / ARGS / END, and each outcome as TOOL_CALL_RESULT. Message ids come
+    from transcript positions, so they are the same in every stream of the run::
+
+        async for event in events(run, "Refund order 42"):
+            print(event.type)
+
+    The stretch starts when the first event is asked for. Leaving the loop early (or
+    cancelling the task that iterates) stops the run as `run.cancel()` does; close the
+    iterator (`contextlib.aclosing`) to have that happen at once.
+    """
+    if message is not None and resume is not None:
+        raise UsageError("Give either a message or resume entries, not both.")
+    translator = Translator(run, run_id=run_id, parent_run_id=parent_run_id)
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+
+    def hear(event: Any) -> None:
+        for out in translator.hear(event):
+            queue.put_nowait(out)
+
+    async def drive() -> AgentRunResult:
+        if resume is not None:
+            return await run.continue_with(resume)
+        return await run.run(message, max_turns=max_turns)
+
+    off = run.on("*", hear)
+    task = asyncio.ensure_future(drive())
+    # Runs after the task's last event was queued: the end marker comes after it.
+    task.add_done_callback(lambda _: queue.put_nowait(_DONE))
+    try:
+        while (item := await queue.get()) is not _DONE:
+            yield item
+        off()
+        try:
+            result = task.result()
+        except PausepointError as exc:
+            ending = translator.refused(exc)
+        else:
+            ending = translator.finish(result)
+        for item in ending:
+            yield item
+    finally:
+        off()
+        if not task.done():
+            await run.cancel("the AG-UI stream was closed")
+            await asyncio.gather(task, return_exceptions=True)
