@@ -190,7 +190,7 @@ describe("a form of many fields", () => {
     const view = mount(model);
     expect(1_000).toBeGreaterThan(MANY_FIELDS);
     expect(shownFields(view.el)).toEqual(Array.from({ length: FIELDS_PAGE }, (_, i) => `field_${i}`));
-    expect(view.get("pp-field-count").textContent).toContain("1000 fields");
+    expect(view.get("pp-field-count").textContent).toContain("1,000 fields");
     click(view.get("pp-show-more"));
     expect(shownFields(view.el)).toHaveLength(2 * FIELDS_PAGE);
 
@@ -209,7 +209,7 @@ describe("a form of many fields", () => {
       "field_998",
       "field_999",
     ]);
-    expect(view.get("pp-field-count").textContent).toBe("11 of 1000 fields match.");
+    expect(view.get("pp-field-count").textContent).toBe("11 of 1,000 fields match.");
     // Enter in the search box searches; it does not send the form.
     pressEnter(filter);
     expect(model.sent).toHaveLength(0);

@@ -64,7 +64,7 @@ describe("a part that fails to draw", () => {
     expect(fallbacks).toHaveLength(1);
     expect(fallbacks[0]!.dataset.label).toBe("tool call");
     expect(within(fallbacks[0]!).get("pp-boundary-raw").textContent).toContain('"interrupts": "oops"');
-    expect(view.get("pp-pending-jump").textContent).toContain("1 pending");
+    expect(view.get("pp-pending-jump").textContent).toContain("1 waits for you");
     click(view.get("pp-approve"));
     expect(model.lastRequest()).toMatchObject({ type: "resume", interrupt: "int-approve", data: true });
     view.cleanup();
@@ -201,7 +201,7 @@ describe("words for people", () => {
     ]);
     expect(view.el.textContent).not.toMatch(/tool-approval|generic|unbound|Resume data|resume/i);
     expect(view.get("pp-status").textContent).toBe("Waiting for an answer");
-    expect(view.get("pp-pending-jump").textContent).toContain("3 pending");
+    expect(view.get("pp-pending-jump").textContent).toContain("3 wait for you");
     view.cleanup();
   });
 });

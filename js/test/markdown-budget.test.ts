@@ -2,8 +2,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_CHARS, markdown, markdownNow, parseWithin, TASK_MS, TEXT_MS, whenFormatted } from "../src/lib/markdown";
 import { FakeModel, mount } from "./helpers";
 
-/** The bound the view promises: any text is formatted or falls back to plain text within it. */
+/** The bound the view promises: any text is formatted or falls back to plain text within it.
+ * Chromium shows it (tests/browser/test_hostile_markdown.py); here, on a machine that may be
+ * busy with other work, a case fails only past `SLACK` times the bound: what a cost that
+ * grows with the text (the issue's payload took 1,780 ms) would far exceed. */
 const BOUND_MS = 50;
+const SLACK = 4;
 
 /** Nested emphasis with fewer marks than MAX_MARKS: costly, yet parsed, so the clock stops it. */
 const NESTED = `${"*a ".repeat(450)}${"a* ".repeat(450)}`;
@@ -86,7 +90,7 @@ describe("the markdown budget", () => {
     markdown("warm *up*");
     // The parse is what the clock bounds.
     const [parsed, spent] = timed(() => parseWithin(text));
-    expect(spent).toBeLessThan(BOUND_MS);
+    expect(spent).toBeLessThan(SLACK * BOUND_MS);
     if (parsed !== "out-of-time" && "plain" in parsed) expect(["too-long", "too-deep", "too-costly"]).toContain(parsed.plain);
     // What the view shows: formatted, or plain text with a reason.
     const result = markdown(text);
@@ -107,9 +111,11 @@ describe("the markdown budget", () => {
 
   it("shows the issue's payload as plain text without parsing it", () => {
     const text = `${"*a ".repeat(3300)}${"a* ".repeat(3300)}${Math.random()}`;
-    const [result, spent] = timed(() => markdown(text));
-    expect(result).toEqual({ plain: "too-costly" });
-    expect(spent).toBeLessThan(10);
+    markdown("warm *up*");
+    // A parse sets its deadline from the clock first: this one never looks at it.
+    const clock = vi.spyOn(performance, "now");
+    expect(markdown(text)).toEqual({ plain: "too-costly" });
+    expect(clock).not.toHaveBeenCalled();
   });
 
   it("gives up on a text that runs out of time twice", async () => {
@@ -124,7 +130,7 @@ describe("the markdown budget", () => {
     markdown("warm *up*");
     const [now, spent] = timed(() => texts.map(markdownNow));
     expect(now.filter((r) => r === null).length).toBeGreaterThan(15);
-    expect(spent).toBeLessThan(TASK_MS + TEXT_MS + 20);
+    expect(spent).toBeLessThan(SLACK * (TASK_MS + TEXT_MS));
     await Promise.all(texts.map((text) => new Promise<void>((done) => whenFormatted(text, done))));
     for (const text of texts) expect(markdownNow(text)).toEqual({ plain: "too-costly" });
   });

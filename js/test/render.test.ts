@@ -83,7 +83,7 @@ describe("header", () => {
     });
     const view = mount(model);
     expect(view.get("pp-status").textContent).toContain("Waiting for an answer");
-    expect(view.get("pp-pending-jump").textContent).toContain("2 pending");
+    expect(view.get("pp-pending-jump").textContent).toContain("2 wait for you");
     view.cleanup();
   });
 

@@ -221,7 +221,7 @@ describe("the card at its tool call", () => {
   it("the header's pending count takes the user to the first card", () => {
     const view = mount(new FakeModel({ items, status: "interrupted", pending: cards }));
     const jump = view.get("pp-pending-jump");
-    expect(jump.textContent).toContain("2 pending");
+    expect(jump.textContent).toContain("2 wait for you");
     click(jump);
     expect(document.activeElement).toBe(within(view.qa("pp-card")[0]).get("pp-approve"));
     view.cleanup();

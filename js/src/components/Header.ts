@@ -79,7 +79,7 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
     ${
       pendingCount > 0 && !gone
         ? html`<button type="button" class="pp-button pp-button-quiet pp-pending-jump" data-testid="pp-pending-jump" onClick=${goToFirstCard}>
-          ${pendingCount} pending ↓
+          ${pendingCount === 1 ? "1 waits for you" : `${pendingCount.toLocaleString("en-US")} wait for you`} ↓
         </button>`
         : null
     }

@@ -259,8 +259,8 @@ const FieldList = memo(function FieldList({ path, fields, ctx }: { path: string;
         }} />
       <span class="pp-help" data-testid="pp-field-count" aria-live="polite">${
         words === ""
-          ? `${fields.length} fields; the first ${Math.min(limit, fields.length)} are shown.`
-          : `${matching.length} of ${fields.length} fields match.`
+          ? `${count(fields.length)} fields; the first ${count(Math.min(limit, fields.length))} are shown.`
+          : `${count(matching.length)} of ${count(fields.length)} fields match.`
       }</span>
     </div>
     ${drawn.map((f) => html`<${FieldView} key=${f.path} field=${f} ctx=${ctx} />`)}
@@ -382,4 +382,9 @@ export function AnswerEditor(props: AnswerEditorProps) {
   const serverErrors = Object.entries(props.serverErrors ?? {}).flatMap(([path, messages]) => messages.map((m) => (path ? `${path}: ${m}` : m)));
   return html`<${JsonEditor} idPrefix=${props.idPrefix} label=${props.jsonLabel} initial=${props.initial} validator=${validator}
     emptyMeans=${props.emptyMeans} disabled=${props.disabled} serverErrors=${serverErrors} actions=${props.actions} onSubmit=${props.onSubmit} />`;
+}
+
+/** A count as people read it: "10,000". */
+function count(n: number): string {
+  return n.toLocaleString("en-US");
 }
