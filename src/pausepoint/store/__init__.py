@@ -10,6 +10,7 @@ by version-checked deltas (`StoreConflictError` for a stale writer, nothing appl
     writer.save(prompt, status="interrupted")
     prompt, version = store.load_prompt(prompt.run_id)
     store.runs(status="interrupted")      # summaries, no transcripts loaded
+    store.changes().version()             # moves when any process changes a run
 
 `PostgresStore` needs the optional extra ``pausepoint[postgres]`` (psycopg 3, imported
 when a store is opened).
@@ -17,6 +18,7 @@ when a store is opened).
 
 from __future__ import annotations
 
+from ._changes import RunChanges, UnwatchedChanges
 from ._contract import KEEP, Change, Lease, PendingSummary, RunStore, RunSummary
 from ._errors import (
     DamagedRunError,
@@ -48,6 +50,7 @@ __all__ = [
     "PendingSummary",
     "PostgresMissingError",
     "PostgresStore",
+    "RunChanges",
     "RunExistsError",
     "RunNotFoundError",
     "RunStore",
@@ -59,5 +62,6 @@ __all__ = [
     "StoreSchemaError",
     "StoreUsageError",
     "TemporaryPostgres",
+    "UnwatchedChanges",
     "pending_of",
 ]

@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Final, Literal
 
 from ..transcript import Item, ModelPause, Prompt
+from ._changes import RunChanges, UnwatchedChanges
 
 __all__ = [
     "KEEP",
@@ -218,6 +219,13 @@ class RunStore(ABC):
         """The run's Prompt as JSON, as `Prompt.model_dump_json()` gives it."""
         prompt, _ = self.load_prompt(run_id)
         return prompt.model_dump_json()
+
+    def changes(self) -> RunChanges:
+        """What tells that runs were created, written or deleted, here or by another
+        process, without listing them (see `RunChanges`). One per store, closed with it.
+
+        A store that cannot tell returns one whose version never moves."""
+        return UnwatchedChanges()
 
     # -- leases ------------------------------------------------------------------------
 

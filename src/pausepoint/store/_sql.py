@@ -102,6 +102,10 @@ class SQLStore(RunStore):
     def _is_duplicate(self, exc: Exception) -> bool:
         """Whether `exc` is a unique-key violation."""
 
+    def _announce(self, cur: Cursor, run_id: str) -> None:
+        """Tell the store's readers, in the transaction that creates or deletes `run_id`,
+        that it changed (a dialect whose readers learn otherwise does nothing)."""
+
     def _now(self) -> datetime:
         return aware(self._clock())
 
@@ -173,6 +177,7 @@ class SQLStore(RunStore):
                         ),
                         items,
                     )
+                self._announce(cur, prompt.run_id)
         except Exception as exc:
             if self._is_duplicate(exc):
                 raise RunExistsError(prompt.run_id) from None
@@ -244,6 +249,7 @@ class SQLStore(RunStore):
                     ),
                     [(text, run_id, position) for position, text in replaced],
                 )
+            self._announce(cur, run_id)
         return True
 
     def _refuse(
@@ -281,6 +287,7 @@ class SQLStore(RunStore):
             if gone.rowcount == 0:
                 raise RunNotFoundError(run_id)
             self._run(cur, "DELETE FROM pausepoint_items WHERE run_id = ?", (run_id,))
+            self._announce(cur, run_id)
 
     # -- reading -----------------------------------------------------------------------
 

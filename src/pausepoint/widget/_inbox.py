@@ -7,9 +7,11 @@ header rows, so a store of thousands of waiting runs loads no more transcripts t
 view draws. Every text an entry holds is bounded as in a run view (`_preview`).
 Answering a card records the answer on the run loaded here (durably: the run is attached
 to the store) and continues it; the entry leaves the list once the run no longer waits.
-The list follows the store by polling `store.runs(since=...)` every `poll` seconds on
-the kernel's event loop (other kernels' changes show up then; `stop_polling()` and
-`poll(seconds)` stop and start it), and on the view's Refresh button. Like a run view,
+The list follows the store on the kernel's event loop: it waits for the store's changes
+(`store.changes()`: pushed by PostgreSQL, a commit counter on SQLite) and reads the header
+rows changed since its last look only when they moved, and at least every `poll` seconds
+where changes may go unseen; `stop_polling()` and `poll(seconds)` stop and start it. The
+view's Refresh button reads the store too. Like a run view,
 the inbox saves only a small loader with the notebook, not the view's code (`_bundle`).
 """
 
@@ -29,7 +31,14 @@ import traitlets
 
 from ..errors import PausepointError, UsageError
 from ..run import Agent, AgentRun
-from ..store import DamagedRunError, RunNotFoundError, RunStore, RunSummary
+from ..store import (
+    DamagedRunError,
+    RunChanges,
+    RunNotFoundError,
+    RunStore,
+    RunSummary,
+    UnwatchedChanges,
+)
 from ..transcript import UserMessage
 from ._bundle import LOADER, FrontEnd, shared_front_end
 from ._cards import card_for
@@ -56,7 +65,8 @@ logger = logging.getLogger("pausepoint")
 
 _STATIC = Path(__file__).parent / "static"
 DEFAULT_POLL = 2.0
-"""Seconds between two looks at the store for changes made elsewhere."""
+"""Seconds between two looks at the store, where a change can go unseen (PostgreSQL: a row
+edited by hand). Changes the store tells of show sooner."""
 WINDOW = 50
 """How many of the newest waiting runs are listed in full at first, and added by each
 "Show more"."""
@@ -74,8 +84,10 @@ class Inbox(anywidget.AnyWidget):
         box = pausepoint.inbox(store, agents={"ops": ops_agent})
         box            # answer a card: the run is loaded here, answered and continued
 
-    The list looks at the store every `poll` seconds; `box.stop_polling()` stops that and
-    leaves the inbox drawn (Refresh still works), `box.poll(10)` starts it again. The
+    The list follows the store's changes as they come (`store.changes()`: within a second
+    on PostgreSQL and SQLite) and looks at the store every `poll` seconds where a change
+    can go unseen; `box.stop_polling()` stops both and leaves the inbox drawn (Refresh
+    still works), `box.poll(10)` starts them again. The
     newest `WINDOW` runs are listed in full (`entries`, of `total` waiting); "Show more",
     or `box.show(200)`, lists more.
     """
@@ -118,6 +130,11 @@ class Inbox(anywidget.AnyWidget):
         self._home_loop = current_loop()
         self._requests = RequestPath(self.send, self._handlers(), limit=self._limit)
         self._polling: float | None = None
+        self._changes: RunChanges | None = None
+        # The store's change version read just before the last listing, when watched.
+        self._listed: int | None = None
+        if poll is not None and self._home_loop is not None:
+            self._watch()  # before the first listing, so no change after it goes unseen
         self.refresh()
         if poll is not None and self._home_loop is not None:
             self.poll(poll)
@@ -151,6 +168,7 @@ class Inbox(anywidget.AnyWidget):
 
         The header rows of every waiting run are read; the transcripts of the newest
         `window` only (once per version), to list them with their cards."""
+        listed = self._changes.version() if self._changes is not None else None
         waiting = self.store.runs(status="interrupted")
         entries: list[dict[str, Any]] = []
         owners_of: dict[str, list[str]] = {}
@@ -177,6 +195,7 @@ class Inbox(anywidget.AnyWidget):
         self._versions = {s.run_id: s.version for s in waiting}
         if waiting:
             self._seen = max(s.updated_at for s in waiting)
+        self._listed = listed
         self.refreshed_at = datetime.now().astimezone().isoformat(timespec="seconds")
         with self.hold_sync():
             self.total = len(waiting)
@@ -238,12 +257,16 @@ class Inbox(anywidget.AnyWidget):
         return self._polling
 
     def poll(self, seconds: float = DEFAULT_POLL) -> None:
-        """Look at the store every `seconds` from now on (again, after `stop_polling()`).
+        """Follow the store's changes from now on (again, after `stop_polling()`), and look
+        at it every `seconds` where a change can go unseen (`RunChanges.exact`).
 
         Each look reads the store's header rows changed since the last one (`changed()`),
-        and the list again only when they moved::
+        and the list again only when they moved. On SQLite every commit moves a counter
+        the inbox checks every 0.1 s, so it reads nothing while nothing changes; on
+        PostgreSQL changes are pushed as they commit, and the inbox still looks every
+        `seconds`, for rows changed outside pausepoint::
 
-            box.poll(10)   # every 10 seconds instead of every 2
+            box.poll(10)   # look every 10 seconds instead of every 2
         """
         if not seconds > 0:
             raise UsageError("poll needs a positive number of seconds.")
@@ -255,7 +278,7 @@ class Inbox(anywidget.AnyWidget):
             )
         self.stop_polling()
         self._home_loop = loop
-        self._poller = loop.create_task(self._poll(seconds))
+        self._poller = loop.create_task(self._poll(self._watch(), float(seconds)))
         self._polling = float(seconds)
 
     def stop_polling(self) -> None:
@@ -266,14 +289,44 @@ class Inbox(anywidget.AnyWidget):
             self._poller = None
         self._polling = None
 
-    async def _poll(self, seconds: float) -> None:
-        while True:
-            await asyncio.sleep(seconds)
+    def _watch(self) -> RunChanges:
+        if self._changes is None:
             try:
-                if self.changed():
+                self._changes = self.store.changes()
+            except Exception:
+                logger.warning(
+                    "pausepoint inbox: the store does not tell its changes; looking at it "
+                    "every poll interval instead",
+                    exc_info=True,
+                )
+                self._changes = UnwatchedChanges()
+        return self._changes
+
+    async def _poll(self, changes: RunChanges, seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        looked = loop.time()
+        while True:
+            seen = self._listed
+            if seen is not None:
+                due = looked + seconds
+                # An exact store tells every change: no look while its version stands.
+                timeout = seconds if changes.exact else max(0.0, due - loop.time())
+                moved = await changes.wait(seen, timeout) != seen
+                if not moved and (changes.exact or loop.time() < due):
+                    continue
+            looked = loop.time()
+            try:
+                version = changes.version()
+                # A listed run the store names as changed may have been deleted, which
+                # the header rows cannot show.
+                named = changes.changed_runs(seen) if seen is not None else None
+                if (named is not None and not named.isdisjoint(self._versions)) or self.changed():
                     self.refresh()
+                else:
+                    self._listed = version
             except Exception:
                 logger.warning("pausepoint inbox: reading the store failed", exc_info=True)
+                await asyncio.sleep(seconds)
 
     def close(self) -> None:
         """Close the widget: its views go blank and polling stops (to stop polling alone,
