@@ -342,7 +342,8 @@ async def test_the_snapshot_leaves_out_a_turn_set_aside_and_says_why_a_call_fail
         (f"{run.id}-2", "tool"),
         (f"{run.id}-4", "assistant"),
     ]
-    assert messages[2]["error"] == messages[2]["content"] == "KeyError: missing key 'order'"
+    assert messages[2]["error"] == "KeyError: missing key 'order'"
+    assert messages[2]["content"] == "Error. KeyError: missing key 'order'"  # as the model reads it
     assert messages[3]["content"] == "Second answer."
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ag_ui import core as agui
 
+from ..models import outcome_text
 from ..transcript import AssistantMessage, Item, Prompt, ToolCall, UserMessage, read_by_model
 
 __all__ = [
@@ -47,15 +48,8 @@ def arguments_text(arguments: dict[str, Any]) -> str:
 
 
 def result_text(record: ToolCall) -> str:
-    """What a settled call returned, as text: the result (a string as it is, anything
-    else as JSON), a person's words in place of running it, or why it has no result."""
-    if record.status == "succeeded":
-        if isinstance(record.result, str):
-            return record.result
-        return json.dumps(record.result, ensure_ascii=False)
-    if record.status == "responded":
-        return f"Not run: instead, the person said: {record.result}"
-    return result_error(record) or f"No result: the call is {record.status}."
+    """What a settled call returned, as text: the words the model reads (`outcome_text`)."""
+    return outcome_text(record)
 
 
 def result_error(record: ToolCall) -> str | None:

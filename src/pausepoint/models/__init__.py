@@ -16,6 +16,7 @@ from ._errors import (
     ModelServerError,
     ModelTimeoutError,
 )
+from ._outcome import outcome_text
 from ._protocol import (
     ActionSpec,
     Model,
@@ -60,6 +61,7 @@ __all__ = [
     "Turn",
     "call",
     "checked_response",
+    "outcome_text",
 ]
 
 

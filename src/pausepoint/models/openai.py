@@ -38,6 +38,7 @@ from ._errors import (
     ModelServerError,
     ModelTimeoutError,
 )
+from ._outcome import outcome_text
 from ._protocol import ModelRequest, ModelResponse, StreamEvent, TextDelta, ToolCallDelta
 
 try:
@@ -308,29 +309,10 @@ def _to_messages(request: ModelRequest) -> list[dict[str, Any]]:
                 ]
             messages.append(message)
         elif isinstance(item, ToolCall):
-            messages.append({"role": "tool", "tool_call_id": item.id, "content": _outcome(item)})
+            messages.append(
+                {"role": "tool", "tool_call_id": item.id, "content": outcome_text(item)}
+            )
     return messages
-
-
-def _outcome(record: ToolCall) -> str:
-    """What the model reads as a tool call's result."""
-    if record.status == "succeeded":
-        if isinstance(record.result, str):
-            return record.result
-        return json.dumps(record.result, ensure_ascii=False)
-    if record.status == "responded":
-        return f"Not run: instead, the person said: {record.result}"
-    error = record.error
-    reason = f"{error.name}: {error.message}" if error else "no reason given"
-    if record.status == "failed":
-        return f"Error. {reason}"
-    if record.status == "rejected":
-        return f"Not done: a person declined this call. {reason}"
-    if record.status == "cancelled":
-        return f"Cancelled: the run was stopped. {reason}"
-    # The loop only asks the model once every call has settled; this keeps the wire
-    # format valid (each tool call needs an answer) should an unsettled one slip through.
-    return f"No result yet: the call is {record.status}."
 
 
 def _parse_arguments(text: str | None) -> dict[str, JsonValue]:
