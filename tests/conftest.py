@@ -15,12 +15,15 @@ Helpers that are not fixtures live in tests/helpers.py.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tests.helpers import DeleteRecord, Recorder
 
 from pausepoint import Action, ActionContext, ActionInterrupt, action
+from pausepoint.store import TemporaryPostgres
 
 TESTS = Path(__file__).parent
 
@@ -73,6 +76,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker("postgres")
         if _slow(relative, item):
             item.add_marker("slow")
+
+
+@pytest.fixture(scope="session")
+def postgres_dsn() -> Iterator[str]:
+    """A throw-away PostgreSQL server for the session (Debian's `postgresql` package).
+    Without it the Postgres cases skip locally, and fail under CI=true, where it must be
+    installed."""
+    reason = TemporaryPostgres.unavailable()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required under CI: {reason}")
+        pytest.skip(reason)
+    with TemporaryPostgres() as server:
+        yield server.dsn
 
 
 @pytest.fixture

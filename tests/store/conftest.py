@@ -1,30 +1,17 @@
 """Stores under test: every contract test runs on SQLite and on a throw-away PostgreSQL.
 
-The PostgreSQL server is started once per session (Debian's `postgresql` package). Without
-it the Postgres cases skip locally, and fail under CI=true, where it must be installed.
+The PostgreSQL server is started once per session by `postgres_dsn` (tests/conftest.py).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tests.helpers import Clock, StoreFactory
 
-from pausepoint.store import PostgresStore, RunStore, SQLiteStore, TemporaryPostgres
-
-
-@pytest.fixture(scope="session")
-def postgres_dsn() -> Iterator[str]:
-    reason = TemporaryPostgres.unavailable()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required under CI: {reason}")
-        pytest.skip(reason)
-    with TemporaryPostgres() as server:
-        yield server.dsn
+from pausepoint.store import PostgresStore, RunStore, SQLiteStore
 
 
 def _empty(dsn: str) -> None:

@@ -6,7 +6,6 @@ the changes themselves can make the inbox read the store."""
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,20 +18,9 @@ from tests.widget.inbox_agents import ops_agent, waiting
 from tests.widget.recording import RecordingComm
 
 from pausepoint import Inbox
-from pausepoint.store import PostgresStore, RunChanges, RunStore, SQLiteStore, TemporaryPostgres
+from pausepoint.store import PostgresStore, RunChanges, RunStore, SQLiteStore
 
 LONG_POLL = 60.0
-
-
-@pytest.fixture(scope="module")
-def postgres_dsn() -> Iterator[str]:
-    reason = TemporaryPostgres.unavailable()
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL is required under CI: {reason}")
-        pytest.skip(reason)
-    with TemporaryPostgres() as server:
-        yield server.dsn
 
 
 @pytest.fixture
