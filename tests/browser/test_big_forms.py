@@ -146,7 +146,7 @@ def test_a_form_of_many_properties_shows_and_types_within_budget(
     nb.screenshot(f"big-form-{n}-shown")
 
     # A page of fields is drawn, the rest are a button or a search away.
-    expect(card.get_by_test_id("pp-field-count")).to_contain_text(f"{n} fields")
+    expect(card.get_by_test_id("pp-field-count")).to_contain_text(f"{n:,} fields")
     assert card.locator("[data-testid^='pp-field-field_']").count() == 50
     hint = card.get_by_test_id("pp-form-hint")
     expect(hint).to_contain_text("and 5 more")
@@ -156,7 +156,7 @@ def test_a_form_of_many_properties_shows_and_types_within_budget(
     first = _keystrokes(page, card.get_by_test_id("pp-field-field_4"), "hello world")
     # ... and into one found by name at the end of the list.
     card.get_by_test_id("pp-field-filter").fill(f"field_{n - 4}")
-    expect(card.get_by_test_id("pp-field-count")).to_contain_text(f"1 of {n} fields match")
+    expect(card.get_by_test_id("pp-field-count")).to_contain_text(f"1 of {n:,} fields match")
     last = _keystrokes(page, card.get_by_test_id(f"pp-field-field_{n - 4}"), "the end")
     card.get_by_test_id("pp-field-filter").fill("")
     print(
