@@ -13,7 +13,17 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from pausepoint import SCHEMA_VERSION, Action, ActionContext, Agent, AgentRun, ScriptedModel, call
+from pausepoint import (
+    SCHEMA_VERSION,
+    Action,
+    ActionContext,
+    ActionInterrupt,
+    Agent,
+    AgentRun,
+    ScriptedModel,
+    action,
+    call,
+)
 from pausepoint.store import RunStore
 
 T = TypeVar("T")
@@ -74,8 +84,8 @@ async def until(condition: Callable[[], T], within: float = 30.0) -> T:
     return value
 
 
-def saved_with_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """A saved transcript whose one call waits on a question with this response schema."""
+def saved_waiting(entry: dict[str, Any]) -> dict[str, Any]:
+    """A saved transcript (as a dict) whose one call paused on the interrupt `entry`."""
     return {
         "schema_version": SCHEMA_VERSION,
         "thread_id": "thread_1",
@@ -84,8 +94,31 @@ def saved_with_schema(schema: dict[str, Any]) -> dict[str, Any]:
             {"type": "user", "text": "go"},
             {"type": "assistant", "tool_calls": [{"id": "c1", "name": "ask", "input": {}}]},
             {"type": "tool", "id": "c1", "name": "ask", "status": "interrupted",
-             "interrupts": [{"id": "int_1", "message": "Which?",
-                             "created_at": "2026-01-01T00:00:00Z",
-                             "response_schema": schema}]},
+             "interrupts": [entry]},
         ],
     }  # fmt: skip
+
+
+def saved_with_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A saved transcript whose one call waits on a question with this response schema."""
+    return saved_waiting(
+        {
+            "id": "int_1",
+            "message": "Which?",
+            "created_at": "2026-01-01T00:00:00Z",
+            "response_schema": schema,
+        }
+    )
+
+
+def agent_asking(schema: dict[str, Any]) -> Agent:
+    """An agent whose one action asks a question with this response schema and returns
+    the answer."""
+
+    @action
+    async def ask(ctx: ActionContext) -> Any:
+        if ctx.resumption is None:
+            raise ActionInterrupt("Fill this in", response_schema=schema)
+        return ctx.resumption.data
+
+    return Agent(model=ScriptedModel([call("ask"), "done"]), actions=[ask])

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from tests.helpers import saved_waiting
 
 from pausepoint import (
     SCHEMA_VERSION,
@@ -27,17 +28,7 @@ def saved(*, pending: bool = True) -> dict[str, Any]:
     }
     if not pending:
         entry["resolution"] = {"type": "resume", "data": {"n": 1}, "at": "2026-01-01T01:00:00Z"}
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "thread_id": "thread_1",
-        "run_id": "run_1",
-        "items": [
-            {"type": "user", "text": "go"},
-            {"type": "assistant", "tool_calls": [{"id": "c1", "name": "ask", "input": {}}]},
-            {"type": "tool", "id": "c1", "name": "ask", "status": "interrupted",
-             "interrupts": [entry]},
-        ],
-    }  # fmt: skip
+    return saved_waiting(entry)
 
 
 def load(data: dict[str, Any]) -> Prompt:

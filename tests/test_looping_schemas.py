@@ -8,19 +8,14 @@ import json
 from typing import Any
 
 import pytest
-from tests.helpers import saved_with_schema
+from tests.helpers import agent_asking, saved_with_schema
 
 from pausepoint import (
-    ActionContext,
     ActionInterrupt,
-    Agent,
     InvalidResolutionError,
     InvalidResponseSchemaError,
     InvalidTranscriptError,
     Prompt,
-    ScriptedModel,
-    action,
-    call,
 )
 from pausepoint._response_schema import answer_validator
 
@@ -46,16 +41,6 @@ TREE: dict[str, Any] = {
     "$ref": "#/$defs/tree",
 }
 THREE_NODES = {"value": 1, "next": {"value": 2, "next": {"value": 3, "next": None}}}
-
-
-def agent_asking(schema: dict[str, Any]) -> Agent:
-    @action
-    async def ask(ctx: ActionContext) -> Any:
-        if ctx.resumption is None:
-            raise ActionInterrupt("Fill this in", response_schema=schema)
-        return ctx.resumption.data
-
-    return Agent(model=ScriptedModel([call("ask"), "done"]), actions=[ask])
 
 
 def refusal(schema: dict[str, Any]) -> InvalidResponseSchemaError:

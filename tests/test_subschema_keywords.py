@@ -11,20 +11,15 @@ from typing import Any, NamedTuple
 
 import pytest
 from pydantic import BaseModel
-from tests.helpers import saved_with_schema
+from tests.helpers import agent_asking, saved_with_schema
 
 from pausepoint import (
-    ActionContext,
     ActionInterrupt,
-    Agent,
     InterruptEntry,
     InvalidResolutionError,
     InvalidResponseSchemaError,
     InvalidTranscriptError,
     Prompt,
-    ScriptedModel,
-    action,
-    call,
 )
 from pausepoint._response_schema import check_response_schema
 
@@ -192,16 +187,6 @@ def refusal(schema: dict[str, Any]) -> InvalidResponseSchemaError:
     with pytest.raises(InvalidResponseSchemaError) as caught:
         ActionInterrupt("x", response_schema=schema)
     return caught.value
-
-
-def agent_asking(schema: dict[str, Any]) -> Agent:
-    @action
-    async def ask(ctx: ActionContext) -> Any:
-        if ctx.resumption is None:
-            raise ActionInterrupt("Fill this in", response_schema=schema)
-        return ctx.resumption.data
-
-    return Agent(model=ScriptedModel([call("ask"), "done"]), actions=[ask])
 
 
 @pytest.mark.parametrize(("draft", "slot"), every(SLOTS | HOLDERS))
