@@ -39,22 +39,21 @@ async function copyText(text: string): Promise<boolean> {
 export function CopyMenu({ runId, meta, items }: { runId: string; meta: Record<string, unknown> | null; items: Item[] }) {
   const kernel = useKernel();
   const menu = useRef<HTMLDetailsElement>(null);
-  const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState<"idle" | "copied" | "failed" | "id" | "id-failed">("idle");
   const resetTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(resetTimer.current), []);
 
-  // A layout effect: the listeners are in place as soon as the menu opens, not a frame
-  // later, so an Escape pressed right away closes it too.
+  // The listeners stay for the menu's life and read the element's own `open`: they act
+  // from the moment it opens, without waiting for its toggle event to reach the state.
   useLayoutEffect(() => {
     const details = menu.current;
-    if (!open || !details) return undefined;
+    if (!details) return undefined;
     // Capture: a click elsewhere that its own handler stops still closes the menu.
     const onPointerDown = (event: Event) => {
-      if (!details.contains(event.target as Node | null)) details.open = false;
+      if (details.open && !details.contains(event.target as Node | null)) details.open = false;
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
+      if (event.key !== "Escape" || !details.open) return;
       const hadFocus = details.contains(document.activeElement);
       details.open = false;
       if (!hadFocus) return;
@@ -68,7 +67,7 @@ export function CopyMenu({ runId, meta, items }: { runId: string; meta: Record<s
       document.removeEventListener("pointerdown", onPointerDown, true);
       document.removeEventListener("keydown", onKeyDown, true);
     };
-  }, [open]);
+  }, []);
 
   const copyAndSay = async (what: "copied" | "id", text: string) => {
     const ok = await copyText(text);
@@ -87,8 +86,7 @@ export function CopyMenu({ runId, meta, items }: { runId: string; meta: Record<s
     await copyAndSay("copied", text);
   };
 
-  return html`<details class="pp-copy-menu" data-testid="pp-copy-menu" ref=${menu}
-    onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+  return html`<details class="pp-copy-menu" data-testid="pp-copy-menu" ref=${menu}>
     <summary class="pp-button pp-button-quiet" title=${runId ? revealText(`Run ${runId}`) : undefined}>Copy</summary>
     <div class="pp-copy-items">
       <button type="button" class="pp-button pp-button-quiet" data-testid="pp-copy-run-id" aria-label=${revealText(`Copy the run id ${runId}`)}
