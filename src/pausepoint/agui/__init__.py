@@ -9,13 +9,25 @@ answers of an AG-UI continuation) and yields `ag_ui.core` event models in protoc
     async for frame in encode(events(run, "Refund order 42")):
         send(frame)
 
+`RemoteRun(url)` is the other direction: an agent served over AG-UI (by pausepoint or any
+other framework), run, shown and answered from the notebook like a local run.
+
 `snapshot_messages(prompt)` is the transcript as AG-UI messages (what MESSAGES_SNAPSHOT
 carries) and `message_id(prompt, position)` the id each item has on the wire.
 """
 
 from pausepoint.agui._encode import CONTENT_TYPE, encode
 from pausepoint.agui._messages import message_id, snapshot_messages
+from pausepoint.agui._remote import RemoteRun
 from pausepoint.agui._stream import events
 from pausepoint.agui._translate import error_code
 
-__all__ = ["CONTENT_TYPE", "encode", "error_code", "events", "message_id", "snapshot_messages"]
+__all__ = [
+    "CONTENT_TYPE",
+    "RemoteRun",
+    "encode",
+    "error_code",
+    "events",
+    "message_id",
+    "snapshot_messages",
+]

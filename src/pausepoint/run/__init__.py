@@ -1,6 +1,6 @@
 """Running agents: `Agent`, `AgentRun`, the derived state, results and events."""
 
-from ._accept import DEFAULT_MAX_ANSWER_BYTES
+from ._accept import DEFAULT_MAX_ANSWER_BYTES, accept_answer, as_error_info
 from ._agent import Agent
 from ._debug import Breakpoint, BreakpointAction, Debugger
 from ._durable import DEFAULT_LEASE_TTL
@@ -8,7 +8,9 @@ from ._events import (
     CancelledEvent,
     CompletedEvent,
     Event,
+    EventHandler,
     EventName,
+    Events,
     FailedEvent,
     InterruptedEvent,
     MessageEvent,
@@ -20,9 +22,10 @@ from ._events import (
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
 )
+from ._notebook import blocking
 from ._result import AgentRunResult, EndStatus, RunStatus
 from ._run import AgentRun, OnRecorded
-from ._state import Interrupted, PendingInterrupt, Ready, RunState
+from ._state import Interrupted, PendingInterrupt, Ready, RunState, derive_state
 
 __all__ = [
     "DEFAULT_LEASE_TTL",
@@ -37,7 +40,9 @@ __all__ = [
     "Debugger",
     "EndStatus",
     "Event",
+    "EventHandler",
     "EventName",
+    "Events",
     "FailedEvent",
     "Interrupted",
     "InterruptedEvent",
@@ -54,4 +59,8 @@ __all__ = [
     "TextDeltaEvent",
     "ToolCallFinishedEvent",
     "ToolCallStartedEvent",
+    "accept_answer",
+    "as_error_info",
+    "blocking",
+    "derive_state",
 ]

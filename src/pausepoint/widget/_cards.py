@@ -92,7 +92,7 @@ class Card:
             tool_call_id=record.id,
             tool_name=record.name,
             args=record.effective_input,
-            input_schema=action.input_schema() if edits and action is not None else None,
+            input_schema=_input_schema(pending, action) if edits else None,
             response_schema=entry.response_schema,
             created_at=entry.created_at.isoformat(),
             expires_at=entry.expires_at.isoformat() if entry.expires_at else None,
@@ -161,6 +161,14 @@ class Card:
             "expiresAt": self.expires_at,
             **self.extra,
         }
+
+
+def _input_schema(pending: PendingInterrupt, action: Action | None) -> dict[str, Any] | None:
+    """The schema a person's edited arguments must fit: the action's, or (for a run whose
+    actions live elsewhere) the one its pause was sent with."""
+    if action is not None:
+        return action.input_schema()
+    return dict(pending.input_schema) if pending.input_schema is not None else None
 
 
 def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]:

@@ -12,14 +12,14 @@ from ..run import Event, TextDeltaEvent
 from ..transcript import ToolCall
 
 if TYPE_CHECKING:
-    from ..run import AgentRun
+    from ._viewed import ViewedRun
 
 __all__ = ["DEBUG_REQUESTS", "ForkFollower", "answer_debug_request", "branches", "forks_of"]
 
 DEBUG_REQUESTS = frozenset({"model_request", "fork", "branches"})
 
 
-def forks_of(run: AgentRun) -> list[dict[str, Any]]:
+def forks_of(run: ViewedRun) -> list[dict[str, Any]]:
     """The runs forked from `run` in this process, for the view's list."""
     return [
         {
@@ -36,7 +36,7 @@ class ForkFollower:
     """Keeps a view's list of forks current: it follows each fork's events and publishes
     the list again when a fork starts, moves on or finishes."""
 
-    def __init__(self, run: AgentRun, publish: Callable[[list[dict[str, Any]]], None]) -> None:
+    def __init__(self, run: ViewedRun, publish: Callable[[list[dict[str, Any]]], None]) -> None:
         self._run = run
         self._publish = publish
         self._offs: dict[str, Callable[[], None]] = {}
@@ -67,7 +67,7 @@ def _fork_point(prompt_items: list[Any], interrupt_id: str) -> tuple[int, ToolCa
     raise UsageError(f"No tool call in this transcript paused with interrupt {interrupt_id!r}.")
 
 
-def branches(run: AgentRun, fork_id: str) -> dict[str, Any]:
+def branches(run: ViewedRun, fork_id: str) -> dict[str, Any]:
     """This run and its fork `fork_id` from the fork point on: each one's answer to the
     interrupt it was forked at, its status, and its items from that tool call on."""
     fork = next((f for f in run.forks if f.id == fork_id), None)
@@ -79,7 +79,7 @@ def branches(run: AgentRun, fork_id: str) -> dict[str, Any]:
     interrupt_id = fork.prompt.parent.interrupt_id
     index, record, entry = _fork_point(list(run.prompt.items), interrupt_id)
 
-    def branch(of: AgentRun) -> dict[str, Any]:
+    def branch(of: ViewedRun) -> dict[str, Any]:
         _, _, answered = _fork_point(list(of.prompt.items), interrupt_id)
         resolution = answered.resolution
         return {
@@ -99,7 +99,7 @@ def branches(run: AgentRun, fork_id: str) -> dict[str, Any]:
     }
 
 
-def answer_debug_request(run: AgentRun, content: dict[str, Any]) -> dict[str, Any]:
+def answer_debug_request(run: ViewedRun, content: dict[str, Any]) -> dict[str, Any]:
     """The value answering a `model_request`, `fork` or `branches` request; raises a
     PausepointError (sent back as the request's error) when it cannot be answered."""
     kind = content.get("type")

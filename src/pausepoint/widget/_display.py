@@ -30,7 +30,7 @@ from ..run import Event
 from ._snapshot import TWIN_CLASS, snapshot_body, snapshot_html
 
 if TYPE_CHECKING:
-    from ..run import AgentRun
+    from ._viewed import ViewedRun
 
 __all__ = ["TWIN_CLASS", "display_bundle", "show", "snapshot_bundle", "view_bundle"]
 
@@ -39,7 +39,7 @@ logger = logging.getLogger("pausepoint")
 VIEW_MIMETYPE = "application/vnd.jupyter.widget-view+json"
 
 
-def display_bundle(run: AgentRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def display_bundle(run: ViewedRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The run in one mime bundle: its live view, `text/html`, `text/plain` (what a
     viewer that asks for one representation gets, e.g. `_repr_mimebundle_`)."""
     data, metadata = view_bundle(run, **kwargs)
@@ -48,7 +48,7 @@ def display_bundle(run: AgentRun, **kwargs: Any) -> tuple[dict[str, Any], dict[s
     return data, metadata
 
 
-def view_bundle(run: AgentRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def view_bundle(run: ViewedRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The output of the live view alone: the widget view and an empty `text/plain` (a
     viewer without widgets shows the snapshot output beside it instead)."""
     bundle = run.view._repr_mimebundle_(**kwargs)
@@ -58,12 +58,12 @@ def view_bundle(run: AgentRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str,
     return data, dict(metadata or {})
 
 
-def snapshot_bundle(run: AgentRun) -> dict[str, Any]:
+def snapshot_bundle(run: ViewedRun) -> dict[str, Any]:
     """The output of the snapshot: static `text/html` and the run's summary as text."""
     return {"text/html": snapshot_html(run, beside_view=True), "text/plain": _summary(run)}
 
 
-def show(run: AgentRun) -> None:
+def show(run: ViewedRun) -> None:
     """Display the run in the current cell: its live view, then its snapshot, an output
     that later updates reach."""
     from IPython.display import display
@@ -74,7 +74,7 @@ def show(run: AgentRun) -> None:
     display(snapshot_bundle(run), raw=True, display_id=display_id)  # type: ignore[no-untyped-call]
 
 
-def _summary(run: AgentRun) -> str:
+def _summary(run: ViewedRun) -> str:
     prompt = run.prompt
     pending = prompt.pending()
     lines = [repr(run)]
@@ -88,19 +88,19 @@ class _Displayed:
     """The runs shown in this kernel, their display ids, and what their outputs show."""
 
     def __init__(self) -> None:
-        self._ids: weakref.WeakKeyDictionary[AgentRun, str] = weakref.WeakKeyDictionary()
+        self._ids: weakref.WeakKeyDictionary[ViewedRun, str] = weakref.WeakKeyDictionary()
         # What each way of updating last sent: nbclient drops an update sent between
         # cells (it names an earlier request), so the end of a cell compares with what
         # the last cell end (or the display) sent, not with what a stop sent.
-        self._sent: weakref.WeakKeyDictionary[AgentRun, str] = weakref.WeakKeyDictionary()
-        self._sent_at_cell_end: weakref.WeakKeyDictionary[AgentRun, str] = (
+        self._sent: weakref.WeakKeyDictionary[ViewedRun, str] = weakref.WeakKeyDictionary()
+        self._sent_at_cell_end: weakref.WeakKeyDictionary[ViewedRun, str] = (
             weakref.WeakKeyDictionary()
         )
         # The run's loop and the kernel's main thread may both update an output.
         self._lock = threading.RLock()
         self._hooked = False
 
-    def display_id(self, run: AgentRun) -> str:
+    def display_id(self, run: ViewedRun) -> str:
         self._hook()
         with self._lock:
             self._sent[run] = self._sent_at_cell_end[run] = snapshot_body(run)
@@ -125,7 +125,7 @@ class _Displayed:
         for run in list(self._ids.keys()):
             self.refresh_run(run, at_cell_end=True)
 
-    def refresh_run(self, run: AgentRun, *, at_cell_end: bool = False) -> None:
+    def refresh_run(self, run: ViewedRun, *, at_cell_end: bool = False) -> None:
         """Update the snapshot output of `run` if what it shows changed since it was sent."""
         from IPython.display import update_display
 
@@ -148,7 +148,7 @@ class _Displayed:
             logger.exception("pausepoint: updating the output of run %s failed", run.id)
 
 
-def _on_stop(displayed: _Displayed, run: AgentRun) -> Any:
+def _on_stop(displayed: _Displayed, run: ViewedRun) -> Any:
     """A `run_finished` handler that updates the run's snapshot; it holds the run weakly."""
     ref = weakref.ref(run)
 

@@ -30,7 +30,7 @@ from ._preview import PREVIEW_LIMIT, bounded_item, ref_of
 from ._throttle import Throttle
 
 if TYPE_CHECKING:
-    from ..run import AgentRun
+    from ._viewed import ViewedRun
 
 __all__ = ["CELL_END", "PACED", "UPDATE_INTERVAL", "ItemSync", "item_json"]
 
@@ -64,7 +64,7 @@ def item_json(item: Item, position: int) -> dict[str, Any]:
 class ItemSync:
     """Sends `run`'s transcript changes to `view` as they happen, paced."""
 
-    def __init__(self, view: _View, run: AgentRun) -> None:
+    def __init__(self, view: _View, run: ViewedRun) -> None:
         self._view = view
         self._run = run
         self._positions = {

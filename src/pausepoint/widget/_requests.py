@@ -24,10 +24,10 @@ from typing import Any
 
 from ..actions import Rejection
 from ..errors import PausepointError
-from ..run import AgentRun
 from ..transcript import AnsweredBy
 from ._preview import is_preview
 from ._responses import failure, failure_of, success
+from ._viewed import ViewedRun
 
 __all__ = [
     "ANSWERS",
@@ -131,7 +131,7 @@ def running_loop(*loops: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEv
     return None
 
 
-def answer_start(run: AgentRun, request: Request, by: AnsweredBy) -> StartAnswer:
+def answer_start(run: ViewedRun, request: Request, by: AnsweredBy) -> StartAnswer:
     """The start of a `resume` or `reject` request's answer to `run`, checked: the
     interrupt is named, a resume holds no preview, a reason is text. `by` is who answers
     (the view, the inbox), recorded with the answer."""

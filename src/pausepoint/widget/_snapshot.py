@@ -20,7 +20,8 @@ from ._status import status_label
 from ._view_state import load_line
 
 if TYPE_CHECKING:
-    from ..run import AgentRun, PendingInterrupt
+    from ..run import PendingInterrupt
+    from ._viewed import ViewedRun
 
 __all__ = [
     "MAX_ITEMS",
@@ -81,7 +82,7 @@ _STATUS_COLOURS = {
 }
 
 
-def snapshot_html(run: AgentRun, *, now: datetime | None = None, beside_view: bool = False) -> str:
+def snapshot_html(run: ViewedRun, *, now: datetime | None = None, beside_view: bool = False) -> str:
     """The run's transcript and pending interrupts as one escaped, script-free HTML block.
 
     `beside_view`: shown in the output after the run's live view, which hides it once
@@ -108,7 +109,7 @@ def snapshot_html(run: AgentRun, *, now: datetime | None = None, beside_view: bo
     )
 
 
-def snapshot_body(run: AgentRun) -> str:
+def snapshot_body(run: ViewedRun) -> str:
     """Everything but the time stamp: equal bodies mean nothing visible changed."""
     prompt = run.prompt
     pending = run.pending

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..run import AgentRun, RunStatus
+    from ..run import RunStatus
+    from ._viewed import ViewedRun
 
 __all__ = ["RunStatusLine", "status_label", "status_of"]
 
 
-def status_of(run: AgentRun) -> tuple[RunStatus, dict[str, str] | None]:
+def status_of(run: ViewedRun) -> tuple[RunStatus, dict[str, str] | None]:
     """`run.status`, with the error of the result it comes from (a failure's, a
     cancellation's)."""
     status = run.status
@@ -38,7 +39,7 @@ _WORDS: dict[str, str] = {
 }
 
 
-def status_label(run: AgentRun) -> RunStatusLine:
+def status_label(run: ViewedRun) -> RunStatusLine:
     """The status in the view's words for people ("Waiting for an answer", not a count of
     pending interrupts)."""
     status, error = status_of(run)

@@ -9,7 +9,7 @@ request path both widgets share (`_requests`, `_view_requests`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import traitlets
 from pydantic import BaseModel
 
 from ..interrupts import ClassifiedInterrupt, classify
-from ..run import AgentRun, Event
+from ..run import Event
 from ._bundle import LOADER, FrontEnd, shared_front_end
 from ._cards import foreign_card, with_unique_keys
 from ._debug_view import ForkFollower, forks_of
@@ -30,6 +30,7 @@ from ._requests import RequestPath
 from ._status import status_of
 from ._view_requests import view_handlers, view_limit, view_value
 from ._view_state import load_line, own_cards, show_event
+from ._viewed import ViewedRun
 
 __all__ = ["UPDATE_INTERVAL", "RunView"]
 
@@ -61,7 +62,7 @@ class RunView(anywidget.AnyWidget):
     load_line = traitlets.Unicode("").tag(sync=True)
     """For a stored run, the line that rebuilds it after a restart; empty otherwise."""
 
-    def __init__(self, run: AgentRun) -> None:
+    def __init__(self, run: ViewedRun, *, remote: str | None = None) -> None:
         prompt = run.prompt
         self._run = run
         self._foreign: list[dict[str, Any]] = []
@@ -77,6 +78,7 @@ class RunView(anywidget.AnyWidget):
                 "thread_id": prompt.thread_id,
                 "run_id": prompt.run_id,
                 "instructions": prompt.instructions,
+                **({"remote": remote} if remote is not None else {}),
             },
             items=[item_json(item, i) for i, item in enumerate(prompt.items)],
             forks=forks_of(run),
@@ -92,7 +94,7 @@ class RunView(anywidget.AnyWidget):
         CELL_END.track(self)
 
     @property
-    def run(self) -> AgentRun:
+    def run(self) -> ViewedRun:
         return self._run
 
     @property
@@ -108,6 +110,18 @@ class RunView(anywidget.AnyWidget):
         self._foreign = [c for c in self._foreign if c["id"] != classified.id]
         self._foreign.append(foreign_card(classified, self._run.id))
         self.pending = self.cards()
+        return classified
+
+    def show_interrupts(
+        self, interrupts: Iterable[Mapping[str, Any] | BaseModel]
+    ) -> list[ClassifiedInterrupt]:
+        """Show these interrupts from another producer in place of those shown before
+        (a remote run's open interrupts that this view cannot answer)."""
+        classified = [classify(i) for i in interrupts]
+        self._foreign = [foreign_card(c, self._run.id) for c in classified]
+        cards = self.cards()
+        if cards != self.pending:
+            self.pending = cards
         return classified
 
     def full_cards(self) -> list[dict[str, Any]]:

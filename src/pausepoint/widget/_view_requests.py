@@ -26,14 +26,14 @@ from ._requests import (
 if TYPE_CHECKING:
     import asyncio
 
-    from ..run import AgentRun
+    from ._viewed import ViewedRun
 
 __all__ = ["view_handlers", "view_limit", "view_value"]
 
 
 class _View(Protocol):
     @property
-    def run(self) -> AgentRun: ...
+    def run(self) -> ViewedRun: ...
 
     @property
     def home_loop(self) -> asyncio.AbstractEventLoop | None: ...
@@ -99,7 +99,7 @@ def view_handlers(view: _View) -> dict[str, Handler]:
     }
 
 
-def view_limit(run: AgentRun) -> Callable[[str], int]:
+def view_limit(run: ViewedRun) -> Callable[[str], int]:
     """The largest request of each type: an answer may be as large as the agent accepts."""
 
     def limit(kind: str) -> int:
@@ -136,7 +136,7 @@ def view_value(view: _View, ref: str) -> Any:
         raise RequestRefused("not-found", str(exc), name="UsageError") from None
 
 
-def _debug_value(run: AgentRun, request: Request) -> Any:
+def _debug_value(run: ViewedRun, request: Request) -> Any:
     """A debugging request's value, with large values as previews."""
     value = answer_debug_request(run, dict(request.content))
     if request.type == "model_request":

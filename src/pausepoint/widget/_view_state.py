@@ -14,14 +14,14 @@ from ._status import status_of
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
-    from ..run import AgentRun
+    from ._viewed import ViewedRun
 
 __all__ = ["load_line", "own_cards", "show_event"]
 
 
 class _View(Protocol):
     @property
-    def run(self) -> AgentRun: ...
+    def run(self) -> ViewedRun: ...
 
     status: str
     error: Any
@@ -33,7 +33,7 @@ class _View(Protocol):
     def cards(self) -> list[dict[str, Any]]: ...
 
 
-def load_line(run: AgentRun) -> str:
+def load_line(run: ViewedRun) -> str:
     """For a stored run, the line that rebuilds it in a new kernel, live and answerable
     (`agent.load("run_…")`); empty for a run that lives only in this kernel's memory."""
     store = run.store
@@ -45,7 +45,7 @@ def load_line(run: AgentRun) -> str:
     return f"agent.load({run_id}, store=store)"
 
 
-def own_cards(run: AgentRun) -> list[dict[str, Any]]:
+def own_cards(run: ViewedRun) -> list[dict[str, Any]]:
     """The cards of the run's own pending interrupts, whole."""
     actions = run.agent.actions
     return [card_for(p, actions.get(p.tool_call.name)) for p in run.pending]

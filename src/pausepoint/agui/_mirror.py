@@ -1,0 +1,352 @@
+"""A remote run's transcript, kept from the AG-UI events its server sends.
+
+`Mirror.hear(event)` takes one AG-UI event (a wire dict) and changes a pausepoint
+`Prompt` the way the remote run changed: the assistant's text and tool calls become an
+assistant message and tool call records, each TOOL_CALL_RESULT settles its record, and
+the interrupts of a RUN_FINISHED outcome become pending entries on the calls they pause
+(those this client can answer) or are kept aside as another producer's (the rest). It
+returns the pausepoint events that describe each change, so a view follows a remote run
+exactly as it follows a local one.
+
+The AG-UI history (`messages`) is kept beside it: the messages a stateless server needs
+sent back with the next request, replaced by each MESSAGES_SNAPSHOT.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt, classify
+from ..run import (
+    Event,
+    InterruptedEvent,
+    MessageEvent,
+    TextDeltaEvent,
+    ToolCallFinishedEvent,
+    ToolCallStartedEvent,
+)
+from ..transcript import (
+    AssistantMessage,
+    ErrorInfo,
+    InterruptEntry,
+    Prompt,
+    ToolCall,
+    ToolCallRequest,
+    UserMessage,
+    utc_now,
+)
+
+__all__ = ["Ending", "Mirror"]
+
+
+@dataclass
+class _Call:
+    id: str
+    name: str
+    args: list[str] = field(default_factory=list)
+    ended: bool = False
+
+    def request(self) -> ToolCallRequest:
+        return ToolCallRequest(id=self.id, name=self.name, input=_arguments("".join(self.args)))
+
+
+@dataclass
+class _Draft:
+    """The assistant message being streamed: its text and its calls so far."""
+
+    message_id: str
+    text: list[str] = field(default_factory=list)
+    calls: dict[str, _Call] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How the latest stretch ended, as its last event said."""
+
+    status: str  # "interrupted" | "completed" | "failed" | "cancelled"
+    error: ErrorInfo | None = None
+
+
+class Mirror:
+    """The transcript of a remote run, and the AG-UI history to send back."""
+
+    def __init__(self, prompt: Prompt, messages: list[dict[str, Any]] | None = None) -> None:
+        self.prompt = prompt
+        self.messages: list[dict[str, Any]] = list(messages or [])
+        self.state: Any = None
+        self.run_id: str | None = None
+        """The id of the remote's latest run (the `parentRunId` of a continuation)."""
+        self.foreign: list[ClassifiedInterrupt] = []
+        """The open interrupts this client cannot answer: shown, never answered here."""
+        self.ending: Ending | None = None
+        self._draft: _Draft | None = None
+        self._records: dict[str, ToolCall] = {
+            item.id: item for item in prompt.items if isinstance(item, ToolCall)
+        }
+
+    def user(self, text: str, message_id: str) -> None:
+        """The person's next message: in the transcript, and in the history sent back."""
+        self.prompt.items.append(UserMessage(text=text))
+        self.messages.append({"id": message_id, "role": "user", "content": text})
+
+    def begin(self) -> None:
+        """A new stretch: its ending and the foreign interrupts of the last one are gone."""
+        self.ending = None
+        self.foreign = []
+
+    def hear(self, event: Mapping[str, Any]) -> list[Event]:
+        """Take in one AG-UI event; the pausepoint events of what it changed."""
+        kind = event.get("type")
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        return handler(self, event) if handler is not None else []
+
+    # -- the events ------------------------------------------------------------------
+
+    def _run_started(self, event: Mapping[str, Any]) -> list[Event]:
+        run_id = event.get("runId")
+        if isinstance(run_id, str) and run_id:
+            self.run_id = run_id
+        return []
+
+    def _text_start(self, event: Mapping[str, Any]) -> list[Event]:
+        message_id = str(event.get("messageId") or "")
+        if event.get("role", "assistant") != "assistant":
+            return []
+        draft = self._draft
+        if draft is not None and draft.message_id == message_id:
+            return []
+        out = self._flush()
+        self._draft = _Draft(message_id)
+        return out
+
+    def _text_content(self, event: Mapping[str, Any]) -> list[Event]:
+        delta = event.get("delta")
+        if not isinstance(delta, str) or not delta:
+            return []
+        out: list[Event] = []
+        message_id = str(event.get("messageId") or "")
+        if self._draft is None or (message_id and self._draft.message_id != message_id):
+            out = self._flush()
+            self._draft = _Draft(message_id)
+        self._draft.text.append(delta)
+        out.append(TextDeltaEvent(delta))
+        return out
+
+    def _call_start(self, event: Mapping[str, Any]) -> list[Event]:
+        call_id = str(event.get("toolCallId") or "")
+        name = str(event.get("toolCallName") or "")
+        out: list[Event] = []
+        if self._draft is None:
+            self._draft = _Draft(str(event.get("parentMessageId") or call_id))
+        self._draft.calls.setdefault(call_id, _Call(call_id, name))
+        return out
+
+    def _call_args(self, event: Mapping[str, Any]) -> list[Event]:
+        call = self._call(event)
+        delta = event.get("delta")
+        if call is not None and isinstance(delta, str):
+            call.args.append(delta)
+        return []
+
+    def _call_chunk(self, event: Mapping[str, Any]) -> list[Event]:
+        call_id = event.get("toolCallId")
+        if isinstance(call_id, str) and (self._draft is None or call_id not in self._draft.calls):
+            self._call_start(event)
+        return self._call_args(event)
+
+    def _call_end(self, event: Mapping[str, Any]) -> list[Event]:
+        call = self._call(event)
+        if call is not None:
+            call.ended = True
+        return []
+
+    def _call_result(self, event: Mapping[str, Any]) -> list[Event]:
+        out = self._flush()
+        call_id = str(event.get("toolCallId") or "")
+        content = event.get("content")
+        self.messages.append(
+            {
+                "id": str(event.get("messageId") or f"{call_id}-result"),
+                "role": "tool",
+                "toolCallId": call_id,
+                "content": content if isinstance(content, str) else json.dumps(content),
+            }
+        )
+        record = self._records.get(call_id)
+        if record is None:
+            return out
+        record.status = "succeeded"
+        record.result = _value(content)
+        record.ended_at = utc_now()
+        out.append(ToolCallFinishedEvent(record))
+        return out
+
+    def _step_finished(self, _: Mapping[str, Any]) -> list[Event]:
+        return self._flush()
+
+    def _messages_snapshot(self, event: Mapping[str, Any]) -> list[Event]:
+        out = self._flush()
+        messages = event.get("messages")
+        if isinstance(messages, list):
+            self.messages = [dict(m) for m in messages if isinstance(m, Mapping)]
+        return out
+
+    def _state_snapshot(self, event: Mapping[str, Any]) -> list[Event]:
+        self.state = event.get("snapshot")
+        return []
+
+    def _run_finished(self, event: Mapping[str, Any]) -> list[Event]:
+        out = self._flush()
+        outcome = event.get("outcome")
+        interrupts: list[Any] = []
+        if isinstance(outcome, Mapping) and outcome.get("type") == "interrupt":
+            interrupts = list(outcome.get("interrupts") or [])
+        elif isinstance(event.get("interrupts"), list):
+            interrupts = list(event["interrupts"])
+        for interrupt in interrupts:
+            if isinstance(interrupt, Mapping):
+                out.extend(self._interrupt(interrupt))
+        self.ending = Ending("interrupted" if interrupts else "completed")
+        return out
+
+    def _run_error(self, event: Mapping[str, Any]) -> list[Event]:
+        out = self._flush()
+        code = event.get("code")
+        message = str(event.get("message") or "The remote run failed.")
+        name = str(code) if isinstance(code, str) and code else "RemoteRunError"
+        status = "cancelled" if code == "cancelled" else "failed"
+        self.ending = Ending(status, ErrorInfo(name=name, message=message))
+        return out
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _call(self, event: Mapping[str, Any]) -> _Call | None:
+        draft = self._draft
+        call_id = event.get("toolCallId")
+        if draft is None or not isinstance(call_id, str):
+            return None
+        return draft.calls.get(call_id)
+
+    def _flush(self) -> list[Event]:
+        """The streamed message, into the transcript: the assistant message, then a
+        running record of each of its calls."""
+        draft, self._draft = self._draft, None
+        if draft is None:
+            return []
+        text = "".join(draft.text)
+        requests = [call.request() for call in draft.calls.values()]
+        message = AssistantMessage(text=text, tool_calls=requests)
+        self.prompt.items.append(message)
+        wire: dict[str, Any] = {"id": draft.message_id, "role": "assistant", "content": text}
+        if requests:
+            wire["toolCalls"] = [
+                {
+                    "id": r.id,
+                    "type": "function",
+                    "function": {"name": r.name, "arguments": json.dumps(r.input)},
+                }
+                for r in requests
+            ]
+        self.messages.append(wire)
+        out: list[Event] = [MessageEvent(message)]
+        now = utc_now()
+        for request in requests:
+            record = ToolCall(
+                id=request.id,
+                name=request.name,
+                input=request.input,
+                status="running",
+                attempts=1,
+                started_at=now,
+            )
+            self.prompt.items.append(record)
+            self._records[record.id] = record
+            out.append(ToolCallStartedEvent(record))
+        return out
+
+    def _interrupt(self, interrupt: Mapping[str, Any]) -> list[Event]:
+        classified = classify(interrupt)
+        record = self._records.get(str(interrupt.get("toolCallId") or ""))
+        answerable = classified.can_resolve and classified.kind in ("tool-approval", "generic")
+        if not answerable or record is None or not _in_current_turn(self.prompt, record):
+            self.foreign.append(classified)
+            return []
+        entry = _entry(classified, interrupt)
+        if any(e.id == entry.id for e in record.interrupts):
+            return []  # the same pause, announced again
+        record.interrupts.append(entry)
+        record.status = "interrupted"
+        return [InterruptedEvent(record, entry)]
+
+
+def _entry(classified: ClassifiedInterrupt, interrupt: Mapping[str, Any]) -> InterruptEntry:
+    metadata = interrupt.get("metadata")
+    data = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, Mapping) else None
+    schema = interrupt.get("responseSchema")
+    approval = classified.kind == "tool-approval"
+    return InterruptEntry(
+        id=str(interrupt["id"]),
+        kind="tool-approval" if approval else "generic",
+        message=str(interrupt.get("message") or ""),
+        data=data,
+        response_schema=dict(schema) if isinstance(schema, Mapping) and not approval else None,
+        expires_at=_moment(interrupt.get("expiresAt")),
+    )
+
+
+def _in_current_turn(prompt: Prompt, record: ToolCall) -> bool:
+    _, records = prompt.current_turn()
+    return any(r is record for r in records)
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    """A call's streamed arguments as its input: the JSON object they spell, or the text
+    under `arguments` when they spell something else."""
+    if not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {"arguments": text}
+    return value if isinstance(value, dict) else {"arguments": value}
+
+
+def _value(content: Any) -> Any:
+    """A tool result's content: the JSON it holds, else the text itself."""
+    if not isinstance(content, str):
+        return content
+    try:
+        return json.loads(content)
+    except ValueError:
+        return content
+
+
+def _moment(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+_HANDLERS = {
+    "RUN_STARTED": Mirror._run_started,
+    "TEXT_MESSAGE_START": Mirror._text_start,
+    "TEXT_MESSAGE_CONTENT": Mirror._text_content,
+    "TEXT_MESSAGE_CHUNK": Mirror._text_content,
+    "TOOL_CALL_START": Mirror._call_start,
+    "TOOL_CALL_ARGS": Mirror._call_args,
+    "TOOL_CALL_CHUNK": Mirror._call_chunk,
+    "TOOL_CALL_END": Mirror._call_end,
+    "TOOL_CALL_RESULT": Mirror._call_result,
+    "STEP_FINISHED": Mirror._step_finished,
+    "MESSAGES_SNAPSHOT": Mirror._messages_snapshot,
+    "STATE_SNAPSHOT": Mirror._state_snapshot,
+    "RUN_FINISHED": Mirror._run_finished,
+    "RUN_ERROR": Mirror._run_error,
+}

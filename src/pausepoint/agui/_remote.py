@@ -1,0 +1,715 @@
+"""`RemoteRun`: an agent served over AG-UI, followed and answered from the notebook.
+
+It posts `RunAgentInput` to any AG-UI endpoint (pausepoint's own server, LangGraph,
+Pydantic AI, ...) and reads the server-sent events into a transcript (`_mirror`), firing
+the same events an `AgentRun` fires, so the same live view shows it. Interrupts whose
+binding this client can answer become cards; the others are shown, saying why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel
+
+from .._json import check_text
+from ..actions import Action, Rejection
+from ..decisions import parse_approval
+from ..errors import (
+    InterruptAlreadyResolvedError,
+    InterruptExpiredError,
+    MissingDependencyError,
+    NoPendingInterruptError,
+    RunBusyError,
+    RunSuspendedError,
+    UnknownInterruptError,
+    UsageError,
+)
+from ..interrupts import ClassifiedInterrupt, classify
+from ..run import (
+    DEFAULT_MAX_ANSWER_BYTES,
+    AgentRunResult,
+    CancelledEvent,
+    CompletedEvent,
+    Event,
+    EventHandler,
+    EventName,
+    Events,
+    FailedEvent,
+    OnRecorded,
+    PendingInterrupt,
+    ResolvedEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    RunStatus,
+    accept_answer,
+    as_error_info,
+    blocking,
+    derive_state,
+)
+from ..transcript import (
+    AnsweredBy,
+    Cancellation,
+    ErrorInfo,
+    InterruptEntry,
+    Prompt,
+    RejectResolution,
+    ResumeResolution,
+    ToolCall,
+    new_id,
+    utc_now,
+)
+from ._mirror import Mirror
+from ._sse import sse_data
+
+if TYPE_CHECKING:
+    from ..models import ModelRequest
+    from ..run import AgentRun, Debugger
+    from ..store import RunStore
+    from ..widget import RunView
+
+__all__ = ["RemoteRun"]
+
+SAVED_FORMAT = "pausepoint.remote-run/1"
+
+
+@dataclass(frozen=True)
+class RemoteAgent:
+    """What a view asks of a run's agent, for a run whose agent lives elsewhere: no local
+    actions (arguments are checked by the server), the answer size bound, no store."""
+
+    url: str
+    max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
+    actions: Mapping[str, Action] = field(default_factory=lambda: MappingProxyType({}))
+    store: RunStore | None = None
+
+
+class RemoteRun:
+    """An agent served over AG-UI, run and answered from here.
+
+    `url` is the endpoint that takes a POSTed `RunAgentInput` and answers with
+    server-sent events; `headers` go with every request (a bearer token, say)::
+
+        remote = RemoteRun("http://127.0.0.1:8000/", headers={"Authorization": "Bearer …"})
+        await remote.run("Refund order 42")   # status "interrupted": a card waits
+        remote                                 # the same live view as a local run
+        await remote.resume(True)              # posts the continuation, follows it
+
+    Each `run()`, `resume()` / `reject()` (once every answerable pause has its answer)
+    and `continue_with()` posts one request and follows its stream to the end; Stop
+    (`cancel()`) closes that stream. The conversation's AG-UI history (`messages`) and
+    the server's `state` are sent back with each request, so stateless servers work.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        thread_id: str | None = None,
+        forwarded_props: Mapping[str, Any] | None = None,
+        timeout: float | None = 60.0,
+        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+    ) -> None:
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise UsageError(f"RemoteRun needs an http:// or https:// address, not {url!r}.")
+        thread = thread_id if thread_id is not None else new_id("thread")
+        self.url = url
+        self.headers = dict(headers or {})
+        self.forwarded_props = dict(forwarded_props or {})
+        self.timeout = timeout
+        self.agent = RemoteAgent(url, max_answer_bytes)
+        self.events: list[dict[str, Any]] = []
+        """Every AG-UI event received, as the wire carried it."""
+        self._mirror = Mirror(Prompt(thread_id=thread, run_id=thread))
+        self._handlers = Events()
+        self._status: RunStatus = "idle"
+        self._result: AgentRunResult | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stream: asyncio.Task[None] | None = None
+        self._stop: Cancellation | None = None
+        self._answers: dict[str, dict[str, Any]] = {}
+        """Answers recorded here and not yet delivered, by interrupt id."""
+        self._task: asyncio.Task[AgentRunResult] | None = None
+        self._view: RunView | None = None
+
+    # -- what it is ----------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        """The conversation's id: the AG-UI `threadId` of every request."""
+        return self._mirror.prompt.run_id
+
+    @property
+    def prompt(self) -> Prompt:
+        """The transcript as this client has followed it."""
+        return self._mirror.prompt
+
+    @property
+    def status(self) -> RunStatus:
+        return self._status
+
+    @property
+    def result(self) -> AgentRunResult | None:
+        return self._result
+
+    @property
+    def busy(self) -> bool:
+        return self._stream is not None and not self._stream.done()
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        return self._loop
+
+    @property
+    def store(self) -> RunStore | None:
+        return None
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The AG-UI history sent back with the next request."""
+        return self._mirror.messages
+
+    @property
+    def state(self) -> Any:
+        """The server's latest STATE_SNAPSHOT, sent back with the next request."""
+        return self._mirror.state
+
+    @property
+    def pending(self) -> tuple[PendingInterrupt, ...]:
+        """The pauses this client can answer (`resume` / `reject`), oldest first."""
+        state = derive_state(self.prompt, self._input_schemas())
+        return getattr(state, "pending", ())
+
+    @property
+    def interrupts(self) -> list[dict[str, Any]]:
+        """Every open interrupt as an AG-UI wire dict: those answerable here (as the
+        server sent them) and those only shown."""
+        own = {p.id for p in self.pending}
+        answerable = [dict(c.interrupt) for c in self._heard() if c.interrupt.get("id") in own]
+        return answerable + [dict(c.interrupt) for c in self._mirror.foreign]
+
+    @property
+    def foreign(self) -> list[ClassifiedInterrupt]:
+        """The open interrupts this client cannot answer, each with why."""
+        return list(self._mirror.foreign)
+
+    @property
+    def forks(self) -> tuple[AgentRun, ...]:
+        return ()
+
+    @property
+    def debug(self) -> Debugger:
+        raise UsageError("A remote run is debugged where it runs; its server has the debugger.")
+
+    def model_request(self, turn: int) -> ModelRequest:
+        raise UsageError("What a remote run's model was sent is known only to its server.")
+
+    def fork(self, *, at: str) -> AgentRun:
+        raise UsageError("A remote run cannot be forked from here; fork it on its server.")
+
+    def on(self, name: EventName, handler: EventHandler) -> Callable[[], None]:
+        """Call `handler` with each event `name` (or `"*"`: every event), as `AgentRun.on`."""
+        return self._handlers.on(name, handler)
+
+    # -- talking to it -------------------------------------------------------------------
+
+    async def run(
+        self,
+        message: str | None = None,
+        *,
+        on_recorded: OnRecorded | None = None,
+        max_turns: int | None = None,
+    ) -> AgentRunResult:
+        """Send the next user message and follow the run to its end or its next pause.
+        Without a message: deliver answers that did not reach the server, or ask it to
+        go on from where it stopped (Continue)."""
+        if message is None and self._answers:
+            return await self.send(resume=list(self._answers.values()), on_recorded=on_recorded)
+        return await self.send(message, on_recorded=on_recorded)
+
+    async def retry(
+        self, *, on_recorded: OnRecorded | None = None, by: AnsweredBy = "code"
+    ) -> AgentRunResult:
+        raise UsageError("A remote run is retried by its server; send a message or Continue.")
+
+    async def send(
+        self,
+        message: str | None = None,
+        *,
+        resume: Iterable[Mapping[str, Any] | BaseModel] | None = None,
+        forwarded_props: Mapping[str, Any] | None = None,
+        on_recorded: OnRecorded | None = None,
+    ) -> AgentRunResult:
+        """Post one AG-UI request and follow its stream to the end: a user message, a
+        continuation (`resume`: AG-UI resume entries, for any open interrupt), or neither.
+        `forwarded_props` go as the request's `forwardedProps` (merged over those given
+        to the constructor), for servers that take their own commands there."""
+        if message is not None:
+            message = check_text(message, "The message")
+            if not message.strip():
+                raise UsageError("The message is empty; write something first.")
+        entries = _resume_entries(resume) if resume is not None else None
+        if self.busy:
+            raise RunBusyError("The remote run is executing; wait for it (await remote.wait()).")
+        if message is not None and (self.pending or self._mirror.foreign):
+            raise RunSuspendedError(
+                "The remote run waits on answers: answer its interrupts first "
+                "(remote.resume / remote.reject / remote.continue_with)."
+            )
+        self._loop = asyncio.get_running_loop()
+        body = self._body(message, entries, forwarded_props)
+        self._stream = asyncio.ensure_future(self._follow(body))
+        self._stop = None
+        self._status = "running"
+        if on_recorded is not None:
+            on_recorded()
+        await self._emit(RunStartedEvent(self.id))
+        try:
+            await asyncio.shield(self._stream)
+        except asyncio.CancelledError:
+            if not self._stream.done():  # this task was cancelled, not only the stream
+                self._stop = self._stop or Cancellation(by="interrupt")
+                self._stream.cancel()
+                await asyncio.gather(self._stream, return_exceptions=True)
+                await self._settle(None)
+                raise
+        except Exception as exc:
+            return await self._settle(exc)
+        if entries:
+            for entry in entries:
+                self._answers.pop(entry["interruptId"], None)
+        return await self._settle(None)
+
+    async def continue_with(
+        self, entries: Iterable[Mapping[str, Any] | BaseModel]
+    ) -> AgentRunResult:
+        """Answer open interrupts with AG-UI resume entries (`{"interruptId", "status":
+        "resolved" | "cancelled", "payload"?, "metadata"?}`), any producer's, and follow
+        the continuation. The server checks the batch; a refused one ends as `failed`
+        with its code."""
+        return await self.send(resume=entries)
+
+    async def resume(
+        self,
+        data: Any = None,
+        *,
+        interrupt: str | None = None,
+        on_recorded: OnRecorded | None = None,
+        by: AnsweredBy = "code",
+    ) -> AgentRunResult:
+        """Answer an answerable pause: approve (`True`, or `{"approved": True,
+        "editedArgs": {...}}`) or give the value its schema asks for. Checked here first
+        (the server checks again); once every answerable pause has its answer, they go
+        to the server together as one continuation."""
+        record, entry = self._target(interrupt)
+        value = accept_answer(
+            entry, data, action=None, max_bytes=self.agent.max_answer_bytes, what="The answer"
+        )
+        payload: Any = value
+        if entry.kind == "tool-approval":
+            approval = parse_approval(value)
+            payload = {"approved": approval.approved}
+            if approval.edited_args is not None:
+                payload["editedArgs"] = approval.edited_args
+        resolution = ResumeResolution(data=value, by=by)
+        wire = {"interruptId": entry.id, "status": "resolved", "payload": payload}
+        return await self._answer(record, entry, resolution, wire, on_recorded)
+
+    async def reject(
+        self,
+        error: Rejection | ErrorInfo | str | dict[str, Any] | None = None,
+        *,
+        interrupt: str | None = None,
+        on_recorded: OnRecorded | None = None,
+        by: AnsweredBy = "code",
+    ) -> AgentRunResult:
+        """Decline an answerable pause; the server's model sees the reason. Sent as a
+        `cancelled` resume entry with the reason in its metadata."""
+        record, entry = self._target(interrupt)
+        info = as_error_info(error, max_bytes=self.agent.max_answer_bytes)
+        resolution = RejectResolution(error=info, by=by)
+        wire = {
+            "interruptId": entry.id,
+            "status": "cancelled",
+            "metadata": {"reason": info.message},
+        }
+        return await self._answer(record, entry, resolution, wire, on_recorded)
+
+    async def cancel(self, reason: str | None = None) -> AgentRunResult | None:
+        """Stop: close the stream being followed (the server sees the client leave). The
+        run ends here as `cancelled`; this returns its result."""
+        return await asyncio.wrap_future(self.cancel_threadsafe(reason))
+
+    def cancel_threadsafe(self, reason: str | None = None) -> Future[AgentRunResult | None]:
+        """`cancel()` for code without a loop of its own (the view's Stop)."""
+        done: Future[AgentRunResult | None] = Future()
+        loop, stream = self._loop, self._stream
+        if loop is None or stream is None or stream.done():
+            done.set_result(self._result)
+            return done
+
+        def stop() -> None:
+            if not stream.done():
+                self._stop = Cancellation(by="user", reason=reason)
+                stream.cancel()
+
+            def settled() -> None:
+                if not done.done():
+                    done.set_result(self._result)
+
+            def report(_: Any) -> None:
+                # The result is settled after the stream ends: look once the loop moves on.
+                loop.call_soon(settled)
+
+            stream.add_done_callback(report)
+
+        loop.call_soon_threadsafe(stop)
+        return done
+
+    async def wait(self) -> AgentRunResult | None:
+        """Wait until the run stops executing; its latest result."""
+        while self.busy or (self._task is not None and not self._task.done()):  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+        return self._result
+
+    run_sync = blocking(run, "`run()` for code that does not `await`.")
+    resume_sync = blocking(resume, "`resume()` for code that does not `await`.")
+    reject_sync = blocking(reject, "`reject()` for code that does not `await`.")
+
+    @property
+    def task(self) -> asyncio.Task[AgentRunResult] | None:
+        """The background task started by `start()`, if any."""
+        return self._task
+
+    def start(self, message: str | None = None) -> RemoteRun:
+        """Send `message` in the background on the running loop; returns at once, so the
+        cell ends and the view follows the run live."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise UsageError(
+                "start() needs a running event loop, as in a notebook cell or async code; "
+                "elsewhere use `await remote.run(...)`."
+            ) from None
+        self._task = loop.create_task(self.run(message))
+        return self
+
+    # -- saving ----------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> Path:
+        """Write what this client knows of the run to `path` (JSON): its address, the
+        transcript, the AG-UI history and state, the open interrupts. Headers are not
+        written (they may hold secrets); give them again to `RemoteRun.load`."""
+        if self.busy:
+            raise RunBusyError("Save the remote run once it rests (await remote.wait()).")
+        target = Path(path)
+        target.write_text(json.dumps(self._saved(), ensure_ascii=False), encoding="utf-8")
+        return target
+
+    @classmethod
+    def load(cls, path: str | Path, *, headers: Mapping[str, str] | None = None) -> RemoteRun:
+        """A remote run saved by `save`, to follow and answer again (in a new kernel)."""
+        saved = json.loads(Path(path).read_text(encoding="utf-8"))
+        if not isinstance(saved, dict) or saved.get("format") != SAVED_FORMAT:
+            raise UsageError(f"{path} is not a remote run saved by RemoteRun.save.")
+        run = cls(saved["url"], headers=headers, forwarded_props=saved.get("forwardedProps"))
+        mirror = Mirror(Prompt.model_validate(saved["prompt"]), saved.get("messages"))
+        mirror.state = saved.get("state")
+        mirror.run_id = saved.get("runId")
+        mirror.foreign = [classify(i) for i in saved.get("foreign", [])]
+        run._mirror = mirror
+        run._answers = dict(saved.get("unsent", {}))
+        run._status = saved.get("status", "idle")
+        error = saved.get("error")
+        if run._status != "idle":
+            run._result = AgentRunResult(
+                status=run._status,  # type: ignore[arg-type]
+                prompt=mirror.prompt,
+                pending=run.pending,
+                error=ErrorInfo.model_validate(error) if error else None,
+            )
+        return run
+
+    def _saved(self) -> dict[str, Any]:
+        result = self._result
+        return {
+            "format": SAVED_FORMAT,
+            "url": self.url,
+            "forwardedProps": self.forwarded_props,
+            "prompt": self.prompt.model_dump(mode="json"),
+            "messages": self._mirror.messages,
+            "state": self._mirror.state,
+            "runId": self._mirror.run_id,
+            "foreign": [c.interrupt for c in self._mirror.foreign],
+            "unsent": self._answers,
+            "status": self._status,
+            "error": result.error.model_dump() if result and result.error else None,
+        }
+
+    # -- the view ----------------------------------------------------------------------------
+
+    @property
+    def view(self) -> RunView:
+        """The live notebook view (one per run, shared by every display): the same view as
+        a local run's, with the interrupts this client cannot answer shown read-only."""
+        if self._view is None or self._view.comm is None:
+            from ..widget import RunView
+
+            self._view = RunView(self, remote=self.url)
+            self._view.show_interrupts([c.interrupt for c in self._mirror.foreign])
+        return self._view
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        from ..widget import display_bundle
+
+        return display_bundle(self, **kwargs)
+
+    def _ipython_display_(self) -> None:
+        from ..widget import show
+
+        show(self)
+
+    def __repr__(self) -> str:
+        return f"<RemoteRun {self.id} {self.status} at {self.url}>"
+
+    # -- inside ------------------------------------------------------------------------------
+
+    def _input_schemas(self) -> dict[str, Any]:
+        """Each paused call's input schema, as its approval's response schema shows it."""
+        schemas: dict[str, Any] = {}
+        for classified in self._heard():
+            schema = classified.interrupt.get("responseSchema")
+            binding = classified.binding or {}
+            name = binding.get("toolName")
+            if classified.kind != "tool-approval" or not isinstance(name, str):
+                continue
+            for branch in schema.get("oneOf", []) if isinstance(schema, Mapping) else []:
+                edited = (
+                    branch.get("properties", {}).get("editedArgs")
+                    if isinstance(branch, Mapping)
+                    else None
+                )
+                if isinstance(edited, Mapping):
+                    schemas[name] = dict(edited)
+        return schemas
+
+    def _heard(self) -> list[ClassifiedInterrupt]:
+        """The interrupts of the latest RUN_FINISHED, read."""
+        for event in reversed(self.events):
+            if event.get("type") == "RUN_FINISHED":
+                outcome = event.get("outcome")
+                found = outcome.get("interrupts") if isinstance(outcome, Mapping) else None
+                return [classify(i) for i in found or [] if isinstance(i, Mapping)]
+        return []
+
+    def _target(self, interrupt_id: str | None) -> tuple[ToolCall, InterruptEntry]:
+        if self.busy:
+            raise RunBusyError("The remote run is executing; answer once it has paused.")
+        prompt = self.prompt
+        if interrupt_id is not None:
+            found = prompt.find_interrupt(interrupt_id)
+            if found is None:
+                shown = {c.interrupt.get("id") for c in self._mirror.foreign}
+                hint = (
+                    " It was shown from another producer and cannot be answered here; "
+                    "use remote.continue_with([...]) with the entry its server expects."
+                    if interrupt_id in shown
+                    else ""
+                )
+                raise UnknownInterruptError(
+                    f"This run has no answerable interrupt {interrupt_id!r}.{hint}"
+                )
+            if not found[1].is_pending:
+                raise InterruptAlreadyResolvedError(
+                    f"Interrupt {interrupt_id!r} was already answered; nothing was changed."
+                )
+            record, entry = found
+        else:
+            pending = prompt.pending()
+            if not pending:
+                raise NoPendingInterruptError(
+                    "Nothing answerable is pending here."
+                    + (
+                        " Open interrupts from another producer: use remote.continue_with."
+                        if self._mirror.foreign
+                        else ""
+                    )
+                )
+            if len(pending) > 1:
+                raise UnknownInterruptError(
+                    f"{len(pending)} interrupts are pending; say which one with "
+                    f"interrupt=<id>, one of {[e.id for _, e in pending]}."
+                )
+            record, entry = pending[0]
+        if entry.expires_at is not None and entry.expires_at <= utc_now():
+            raise InterruptExpiredError(
+                f"Interrupt {entry.id!r} expired at {entry.expires_at.isoformat()}."
+            )
+        return record, entry
+
+    async def _answer(
+        self,
+        record: ToolCall,
+        entry: InterruptEntry,
+        resolution: ResumeResolution | RejectResolution,
+        wire: dict[str, Any],
+        on_recorded: OnRecorded | None,
+    ) -> AgentRunResult:
+        entry.resolution = resolution
+        if isinstance(resolution, RejectResolution):
+            record.status, record.error = "rejected", resolution.error
+        else:
+            record.status = "running"
+        self._answers[entry.id] = wire
+        await self._emit(ResolvedEvent(record, entry, resolution))
+        if self.prompt.pending():
+            if on_recorded is not None:
+                on_recorded()
+            result = AgentRunResult("interrupted", self.prompt, self.pending)
+            self._result = result
+            return result
+        return await self.send(resume=list(self._answers.values()), on_recorded=on_recorded)
+
+    def _body(
+        self,
+        message: str | None,
+        entries: list[dict[str, Any]] | None,
+        forwarded_props: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        mirror = self._mirror
+        mirror.begin()
+        if message is not None:
+            mirror.user(message, f"msg_{uuid.uuid4().hex}")
+        body: dict[str, Any] = {
+            "threadId": self.id,
+            "runId": f"run_{uuid.uuid4().hex}",
+            "state": mirror.state if mirror.state is not None else {},
+            "messages": mirror.messages,
+            "tools": [],
+            "context": [],
+            "forwardedProps": {**self.forwarded_props, **(forwarded_props or {})},
+        }
+        if mirror.run_id is not None:
+            body["parentRunId"] = mirror.run_id
+        if entries:
+            body["resume"] = entries
+        return body
+
+    async def _follow(self, body: dict[str, Any]) -> None:
+        httpx = _httpx()
+        headers = {"Accept": "text/event-stream", **self.headers}
+        timeout = httpx.Timeout(self.timeout, read=None)
+        async with (
+            httpx.AsyncClient(timeout=timeout) as client,
+            client.stream("POST", self.url, json=body, headers=headers) as response,
+        ):
+            if response.status_code >= 400:
+                text = (await response.aread()).decode("utf-8", "replace")
+                raise _RemoteRefused(response.status_code, text[:500])
+            async for data in sse_data(response.aiter_lines()):
+                try:
+                    event = json.loads(data)
+                except ValueError:
+                    continue
+                if not isinstance(event, dict):
+                    continue
+                self.events.append(event)
+                for change in self._mirror.hear(event):
+                    await self._emit(change)
+                if event.get("type") in ("RUN_FINISHED", "RUN_ERROR"):
+                    return
+
+    async def _settle(self, failure: BaseException | None) -> AgentRunResult:
+        """The stretch's result from how it ended; its events."""
+        ending = self._mirror.ending
+        status: Literal["interrupted", "completed", "failed", "cancelled"]
+        error: ErrorInfo | None = None
+        if self._stop is not None:
+            status = "cancelled"
+            reason = self._stop.reason or "Stopped: the stream was closed."
+            error = ErrorInfo(name="Cancelled", message=reason)
+            self._settle_calls(self._stop)
+        elif failure is not None:
+            status, error = "failed", _failure(failure)
+        elif ending is None:
+            status = "failed"
+            error = ErrorInfo(
+                name="RemoteStreamEnded",
+                message="The server closed the stream before RUN_FINISHED or RUN_ERROR.",
+            )
+        else:
+            status, error = ending.status, ending.error  # type: ignore[assignment]
+        self._status = status
+        result = AgentRunResult(status, self.prompt, self.pending, error)
+        self._result = result
+        if self._view is not None:
+            self._view.show_interrupts([c.interrupt for c in self._mirror.foreign])
+        if status == "completed":
+            await self._emit(CompletedEvent(result))
+        elif status == "failed" and error is not None:
+            await self._emit(FailedEvent(error, failure))
+        elif status == "cancelled" and self._stop is not None:
+            await self._emit(CancelledEvent(self._stop, result))
+        await self._emit(RunFinishedEvent(result))
+        return result
+
+    def _settle_calls(self, stop: Cancellation) -> None:
+        """Calls still running when the stream was closed: their outcome is unknown here."""
+        for item in self.prompt.items:
+            if isinstance(item, ToolCall) and item.status == "running":
+                item.status, item.cancellation = "cancelled", stop
+
+    async def _emit(self, event: Event) -> None:
+        await self._handlers.emit(event)
+
+
+class _RemoteRefused(Exception):
+    def __init__(self, status: int, body: str) -> None:
+        self.status = status
+        self.body = body
+        super().__init__(f"The server answered HTTP {status}: {body or '(no body)'}")
+
+
+def _failure(exc: BaseException) -> ErrorInfo:
+    if isinstance(exc, _RemoteRefused):
+        return ErrorInfo(name=f"HTTP {exc.status}", message=str(exc))
+    return ErrorInfo(
+        name=type(exc).__name__, message=str(exc) or "The request to the server failed."
+    )
+
+
+def _resume_entries(entries: Iterable[Mapping[str, Any] | BaseModel]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for entry in entries:
+        wire = (
+            entry.model_dump(mode="json", by_alias=True, exclude_none=True)
+            if isinstance(entry, BaseModel)
+            else dict(entry)
+        )
+        if not isinstance(wire.get("interruptId"), str):
+            raise UsageError(f"A resume entry needs an interruptId: {wire!r}.")
+        if wire.get("status") not in ("resolved", "cancelled"):
+            raise UsageError(
+                f"A resume entry's status is 'resolved' or 'cancelled', not {wire.get('status')!r}."
+            )
+        out.append(wire)
+    return out
+
+
+def _httpx() -> Any:
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - the agui extra installs it
+        raise MissingDependencyError(
+            "RemoteRun needs httpx: pip install 'pausepoint[agui]'."
+        ) from None
+    return httpx
