@@ -5,6 +5,7 @@ import { STREAMING_KEY } from "../kernel/state";
 import { cardKey } from "../lib/card-key";
 import { GoneContext } from "../lib/gone";
 import { useFrameModelValue, useModelValue } from "../lib/hooks";
+import { remoteOf } from "../lib/remote";
 import type { Item, Model } from "../types";
 import { Boundary } from "./Boundary";
 import { BreakpointCard } from "./BreakpointCard";
@@ -58,7 +59,11 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
       <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} model=${model} readOnly=${gone} />
     </${Boundary}>
     ${status === "paused" ? html`<${ModelPause} readOnly=${gone} />` : null}
-    <${Boundary} value=${items} label="debug panel"><${DebugPanel} model=${model} items=${items} readOnly=${gone} /></${Boundary}>
+    ${
+      remoteOf(meta) === null
+        ? html`<${Boundary} value=${items} label="debug panel"><${DebugPanel} model=${model} items=${items} readOnly=${gone} /></${Boundary}>`
+        : null
+    }
     ${
       apart.length > 0
         ? html`<section class="pp-cards" aria-label="Waiting for your answer">

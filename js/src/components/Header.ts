@@ -1,6 +1,7 @@
 import { html } from "htm/preact";
 import { useKernel } from "../kernel/requests";
 import { formatDuration, useNow } from "../lib/hooks";
+import { hostOf, remoteOf } from "../lib/remote";
 import { revealText } from "../lib/unicode";
 import type { ErrorInfo, Item, RunStatus } from "../types";
 import { CopyMenu } from "./CopyMenu";
@@ -69,6 +70,7 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
   const elapsed = running && typeof startedAt === "number" ? formatDuration(now - startedAt) : null;
   // A failure's message can be long: a few lines of it here, all of it on hover and in the failed call.
   const label = gone ? goneLabel(status, error) : statusLabel(status, error);
+  const remote = remoteOf(meta);
   return html`<header class="pp-header">
     <div class=${`pp-status pp-status-${gone ? "gone" : status}`} data-testid="pp-status" data-status=${status} data-gone=${gone ? "true" : undefined}
       role="status" aria-live="polite">
@@ -83,6 +85,7 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
         </button>`
         : null
     }
+    ${remote !== null ? html`<span class="pp-muted pp-remote" data-testid="pp-remote" title=${remote}>served at ${hostOf(remote)}</span>` : null}
     <div class="pp-header-right">
       ${running && kernel ? html`<${StopButton} />` : null}
       <${CopyMenu} runId=${runId} meta=${meta} items=${items} />

@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { retry, say } from "../kernel/protocol";
 import { useAnswer } from "../kernel/use-answer";
 import { useModelValue } from "../lib/hooks";
+import { remoteOf } from "../lib/remote";
 import type { Model } from "../types";
 import { AnswerError } from "./AnswerError";
 import "./message-box.css";
@@ -16,6 +17,7 @@ const AT_REST = new Set(["idle", "completed", "failed", "cancelled"]);
  */
 export function MessageBox({ model }: { model: Model }) {
   const status = useModelValue(model, "status") ?? "idle";
+  const remote = remoteOf(useModelValue(model, "meta"));
   const pending = useModelValue(model, "pending") ?? [];
   const [text, setText] = useState("");
   const sending = useAnswer({ afterOk: "idle" });
@@ -55,9 +57,13 @@ export function MessageBox({ model }: { model: Model }) {
           ? html`<button type="button" class="pp-button" data-testid="pp-continue" disabled=${busy}
                 title="Go on from where it stopped"
                 onClick=${() => void sending.send((kernel) => say(kernel, null))}>Continue</button>
-              <button type="button" class="pp-button" data-testid="pp-retry" disabled=${busy}
-                title="Ask the model again, without the turn that ended the run"
-                onClick=${() => void sending.send((kernel) => retry(kernel))}>Retry</button>`
+              ${
+                remote === null
+                  ? html`<button type="button" class="pp-button" data-testid="pp-retry" disabled=${busy}
+                      title="Ask the model again, without the turn that ended the run"
+                      onClick=${() => void sending.send((kernel) => retry(kernel))}>Retry</button>`
+                  : null
+              }`
           : null
       }
       ${busy ? html`<span class="pp-muted" data-testid="pp-message-sending">Sending…</span>` : null}

@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { hostOf, remoteOf } from "../src/lib/remote";
+import { finished } from "./fixtures-past";
+import { FakeModel, initialize, mount } from "./helpers";
+
+afterEach(() => {
+  document.body.innerHTML = "";
+});
+
+const REMOTE = "http://127.0.0.1:8123/agent";
+const remoteMeta = { schema_version: 4, thread_id: "t-1", run_id: "t-1", instructions: null, remote: REMOTE };
+
+function setup(attrs: Record<string, unknown>) {
+  const model = new FakeModel(attrs);
+  const dispose = initialize(model);
+  const view = mount(model);
+  return { view, done: () => (view.cleanup(), dispose()) };
+}
+
+describe("a run served elsewhere (RemoteRun)", () => {
+  it("says where it is served, the whole address on hover", () => {
+    const { view, done } = setup({ status: "completed", items: finished, meta: remoteMeta });
+    const label = view.get("pp-remote");
+    expect(label.textContent).toBe("served at 127.0.0.1:8123");
+    expect(label.getAttribute("title")).toBe(REMOTE);
+    done();
+  });
+
+  it("offers no Debug panel, which needs the run in this kernel", () => {
+    const local = setup({ status: "completed", items: finished });
+    expect(local.view.q("pp-debug")).not.toBeNull();
+    expect(local.view.q("pp-remote")).toBeNull();
+    local.done();
+    const remote = setup({ status: "completed", items: finished, meta: remoteMeta });
+    expect(remote.view.q("pp-debug")).toBeNull();
+    remote.done();
+  });
+
+  it("offers Continue after a failure but not Retry, which its server would have to do", () => {
+    const items = [{ type: "user", text: "hi" }];
+    const local = setup({ status: "failed", items });
+    expect(local.view.q("pp-retry")).not.toBeNull();
+    local.done();
+    const remote = setup({ status: "failed", items, meta: remoteMeta });
+    expect(remote.view.q("pp-continue")).not.toBeNull();
+    expect(remote.view.q("pp-retry")).toBeNull();
+    remote.done();
+  });
+});
+
+describe("remoteOf and hostOf", () => {
+  it("read the address only when it is text", () => {
+    expect(remoteOf({ remote: REMOTE })).toBe(REMOTE);
+    expect(remoteOf({ remote: 3 })).toBeNull();
+    expect(remoteOf(null)).toBeNull();
+    expect(hostOf("https://agents.example:9000/x")).toBe("agents.example:9000");
+    expect(hostOf("not an address")).toBe("not an address");
+  });
+});
