@@ -1,0 +1,97 @@
+"""A real HTTP server on 127.0.0.1 that answers each AG-UI request with events a test
+scripted: for RemoteRun's view of what servers it did not write may send."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+Reply = Callable[[dict[str, Any]], list[dict[str, Any]] | Response]
+"""What the server sends for a request body: the events of one stream, or a response."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve the ASGI `app` with uvicorn on a free local port; its address."""
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive(), "the server stopped while starting"
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+class Canned:
+    """The requests received, and a reply per request (the last one repeats)."""
+
+    def __init__(self, *replies: Reply, pause: float = 0.0) -> None:
+        self.replies = list(replies)
+        self.bodies: list[dict[str, Any]] = []
+        self.pause = pause
+        self.closed_early = threading.Event()
+
+    def app(self) -> Starlette:
+        async def endpoint(request: Request) -> Response:
+            body = await request.json()
+            self.bodies.append(body)
+            reply = self.replies[min(len(self.bodies), len(self.replies)) - 1](body)
+            if isinstance(reply, Response):
+                return reply
+            return StreamingResponse(self._frames(reply), media_type="text/event-stream")
+
+        return Starlette(routes=[Route("/", endpoint, methods=["POST"])])
+
+    async def _frames(self, events: list[dict[str, Any]]) -> AsyncIterator[str]:
+        try:
+            for event in events:
+                yield f"data: {json.dumps(event)}\n\n"
+                if self.pause:
+                    await asyncio.sleep(self.pause)
+        except asyncio.CancelledError:
+            self.closed_early.set()
+            raise
+
+
+def refused(status: int, detail: str) -> Reply:
+    return lambda _: JSONResponse({"detail": detail}, status_code=status)
+
+
+def stream(*events: dict[str, Any]) -> Reply:
+    """The same events for every request, with the thread and run ids it names."""
+
+    def reply(body: dict[str, Any]) -> list[dict[str, Any]]:
+        ids = {"threadId": body["threadId"], "runId": body["runId"]}
+        return [
+            {**event, **ids} if event["type"] in ("RUN_STARTED", "RUN_FINISHED") else event
+            for event in events
+        ]
+
+    return reply
