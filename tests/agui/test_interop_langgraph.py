@@ -1,0 +1,231 @@
+"""RemoteRun against a peer we did not write: a LangGraph graph served by ag-ui-langgraph.
+
+The graph (tests/agui/peers/langgraph_app.py) streams some text and a ``refund`` tool
+call, then its ``approve`` node stops on LangGraph's ``interrupt()``; the value it is
+resumed with decides what is refunded, and the closing text repeats it. uvicorn serves it
+on a free 127.0.0.1 port in a thread.
+
+LangGraph's interrupts carry no pausepoint binding, so RemoteRun shows them read-only and
+answers them with AG-UI resume entries (`continue_with`). The package's default way of
+telling a pause (a ``CUSTOM on_interrupt`` event, no outcome on RUN_FINISHED, no interrupt
+id) is answered through ``forwardedProps.command.resume`` (`send`).
+
+The peer packages are test pins of their own: without them these tests skip, except under
+CI=true, where they must be installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.widget.recording import RecordingComm, comms
+
+from pausepoint import AssistantMessage, NoPendingInterruptError, ToolCall, UserMessage
+from pausepoint.agui import RemoteRun
+
+__all__ = ["comms"]
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:`get_config_jsonschema` is deprecated:DeprecationWarning"
+)
+
+try:
+    import ag_ui_langgraph  # type: ignore[import-untyped]  # noqa: F401
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("the LangGraph peer (ag-ui-langgraph) is not installed", allow_module_level=True)
+
+ASK = "Please refund order 42."
+ASKING = "Order 42 qualifies for a refund; I'll ask for approval first."
+QUESTION = "Approve a refund of 30.0 for order 42?"
+DECISION_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "approved": {"type": "boolean"},
+        "amount": {"type": "number", "minimum": 0},
+    },
+    "required": ["approved"],
+}
+
+
+class Served:
+    """An ASGI app served by uvicorn on a free 127.0.0.1 port, in a thread."""
+
+    def __init__(self, app: Any) -> None:
+        import uvicorn
+
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.bind(("127.0.0.1", 0))
+        port = self._socket.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}/"
+        config = uvicorn.Config(app, log_level="warning", lifespan="off")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
+        )
+
+    def __enter__(self) -> Served:
+        self._thread.start()
+        deadline = time.monotonic() + 60  # a budget for a busy machine, not a requirement
+        while not self._server.started:
+            assert self._thread.is_alive(), "uvicorn stopped while starting"
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=60)
+        self._socket.close()
+
+
+@pytest.fixture(scope="module")
+def graph_url() -> Iterator[str]:
+    """The graph, telling a pause as AG-UI 1.0 does (and by its own CUSTOM event too)."""
+    from tests.agui.peers.langgraph_app import build_app
+
+    with Served(build_app(interrupt_outcome=True)) as served:
+        yield served.url
+
+
+@pytest.fixture(scope="module")
+def legacy_graph_url() -> Iterator[str]:
+    """The graph as the package serves it by default: pauses told by CUSTOM on_interrupt."""
+    from tests.agui.peers.langgraph_app import build_app
+
+    with Served(build_app(interrupt_outcome=False)) as served:
+        yield served.url
+
+
+def texts(remote: RemoteRun) -> list[tuple[str, str]]:
+    return [
+        (item.type, item.text)
+        for item in remote.prompt.items
+        if isinstance(item, UserMessage | AssistantMessage)
+    ]
+
+
+def calls(remote: RemoteRun) -> list[tuple[str, dict[str, Any]]]:
+    return [(item.name, item.input) for item in remote.prompt.items if isinstance(item, ToolCall)]
+
+
+def approval(interrupt_id: str, **payload: Any) -> list[dict[str, Any]]:
+    return [{"interruptId": interrupt_id, "status": "resolved", "payload": payload}]
+
+
+async def test_a_langgraph_pause_is_shown_read_only_and_resume_entries_continue_the_graph(
+    graph_url: str, comms: list[RecordingComm]
+) -> None:
+    remote = RemoteRun(graph_url)
+
+    paused = await remote.run(ASK)
+
+    assert (paused.status, remote.status) == ("interrupted", "interrupted")
+    assert texts(remote) == [("user", ASK), ("assistant", ASKING)]
+    assert calls(remote) == [("refund", {"order_id": 42, "amount": 30.0})]
+    (interrupt,) = remote.interrupts
+    assert interrupt["reason"] == "refund_approval"
+    assert interrupt["message"] == QUESTION
+    assert interrupt["toolCallId"] == "call_refund_42"
+    assert interrupt["responseSchema"] == DECISION_SCHEMA
+    assert interrupt["metadata"]["langgraph"]["raw"]["amount"] == 30.0
+    # No pausepoint binding: listed and shown, but not a pause resume() can answer.
+    assert remote.pending == ()
+    (foreign,) = remote.foreign
+    assert (foreign.id, foreign.kind, foreign.can_resolve) == (interrupt["id"], "unbound", False)
+    with pytest.raises(NoPendingInterruptError):
+        await remote.resume({"approved": True})
+    (card,) = remote.view.pending
+    assert card["id"] == interrupt["id"]
+    assert card["canResolve"] is False
+    assert card["readOnlyReason"]
+    assert card["message"] == QUESTION
+    assert card["toolCallId"] == "call_refund_42"
+    on_interrupt = [e for e in remote.events if e["type"] == "CUSTOM"]
+    assert [e["name"] for e in on_interrupt] == ["on_interrupt"]
+    assert json.loads(on_interrupt[0]["value"])["message"] == QUESTION
+
+    done = await remote.continue_with(approval(interrupt["id"], approved=True, amount=25.0))
+
+    assert (done.status, remote.status) == ("completed", "completed")
+    assert remote.interrupts == []
+    assert remote.view.pending == []
+    # The answer reached the node: it refunded the amount given, and the model said so.
+    assert remote.state["decision"] == {"approved": True, "amount": 25.0}
+    assert remote.state["refunded"] == 25.0
+    assert texts(remote) == [
+        ("user", ASK),
+        ("assistant", ASKING),
+        ("assistant", "Done: refunded 25.0 on order 42."),
+    ]
+    assert [(m["role"], m.get("content")) for m in remote.messages] == [
+        ("user", ASK),
+        ("assistant", ASKING),
+        ("tool", "refunded 25.0 on order 42."),
+        ("assistant", "Done: refunded 25.0 on order 42."),
+    ]
+
+
+async def test_a_cancelled_entry_reaches_the_graph_as_a_declined_refund(graph_url: str) -> None:
+    remote = RemoteRun(graph_url)
+    await remote.run(ASK)
+    (interrupt,) = remote.interrupts
+
+    done = await remote.continue_with([{"interruptId": interrupt["id"], "status": "cancelled"}])
+
+    assert done.status == "completed"
+    assert remote.state["refunded"] == 0.0
+    assert remote.state["decision"]["__agui_cancelled__"] is True
+    assert texts(remote)[-1] == ("assistant", "Done: the refund on order 42 was declined.")
+
+
+async def test_the_thread_goes_on_after_a_resumed_pause_and_pauses_anew(graph_url: str) -> None:
+    remote = RemoteRun(graph_url)
+    await remote.run(ASK)
+    (first,) = remote.interrupts
+    await remote.continue_with(approval(first["id"], approved=True))
+
+    again = await remote.run("And order 43?")
+
+    assert again.status == "interrupted"
+    (second,) = remote.interrupts
+    assert second["id"] != first["id"]
+    assert second["message"] == QUESTION
+    assert texts(remote) == [
+        ("user", ASK),
+        ("assistant", ASKING),
+        ("assistant", "Done: refunded 30.0 on order 42."),
+        ("user", "And order 43?"),
+        ("assistant", ASKING),
+    ]
+
+
+async def test_the_packages_default_pause_resumes_through_forwarded_props(
+    legacy_graph_url: str,
+) -> None:
+    remote = RemoteRun(legacy_graph_url)
+    await remote.run(ASK)
+
+    # The pause is told only by CUSTOM on_interrupt: the value as a JSON string, no id,
+    # and a RUN_FINISHED without an outcome.
+    (told,) = [e for e in remote.events if e["type"] == "CUSTOM"]
+    assert told["name"] == "on_interrupt"
+    assert json.loads(told["value"])["responseSchema"] == DECISION_SCHEMA
+    finished = [e for e in remote.events if e["type"] == "RUN_FINISHED"]
+    assert [e.get("outcome") for e in finished] == [None]
+
+    done = await remote.send(
+        forwarded_props={"command": {"resume": {"approved": True, "amount": 12.5}}}
+    )
+
+    assert done.status == "completed"
+    assert remote.state["refunded"] == 12.5
+    assert texts(remote)[-1] == ("assistant", "Done: refunded 12.5 on order 42.")
