@@ -13,6 +13,7 @@ from comm.base_comm import BaseComm
 
 if TYPE_CHECKING:
     from pausepoint import AgentRun, Inbox
+    from pausepoint.agui import RemoteRun
 
 
 class RecordingComm(BaseComm):
@@ -83,7 +84,7 @@ def comms(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RecordingComm]]:
     return made
 
 
-def recording_of(run: AgentRun) -> RecordingComm:
+def recording_of(run: AgentRun | RemoteRun) -> RecordingComm:
     """The comm of the run's view (opening the view if needed)."""
     comm = run.view.comm
     assert isinstance(comm, RecordingComm)
