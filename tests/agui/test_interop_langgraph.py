@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.agui.canned import serving
 from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import AssistantMessage, NoPendingInterruptError, ToolCall, UserMessage
@@ -56,44 +54,13 @@ DECISION_SCHEMA = {
 }
 
 
-class Served:
-    """An ASGI app served by uvicorn on a free 127.0.0.1 port, in a thread."""
-
-    def __init__(self, app: Any) -> None:
-        import uvicorn
-
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._socket.bind(("127.0.0.1", 0))
-        port = self._socket.getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}/"
-        config = uvicorn.Config(app, log_level="warning", lifespan="off")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
-        )
-
-    def __enter__(self) -> Served:
-        self._thread.start()
-        deadline = time.monotonic() + 60  # a budget for a busy machine, not a requirement
-        while not self._server.started:
-            assert self._thread.is_alive(), "uvicorn stopped while starting"
-            assert time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self._server.should_exit = True
-        self._thread.join(timeout=60)
-        self._socket.close()
-
-
 @pytest.fixture(scope="module")
 def graph_url() -> Iterator[str]:
     """The graph, telling a pause as AG-UI 1.0 does (and by its own CUSTOM event too)."""
     from tests.agui.peers.langgraph_app import build_app
 
-    with Served(build_app(interrupt_outcome=True)) as served:
-        yield served.url
+    with serving(build_app(interrupt_outcome=True)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +68,8 @@ def legacy_graph_url() -> Iterator[str]:
     """The graph as the package serves it by default: pauses told by CUSTOM on_interrupt."""
     from tests.agui.peers.langgraph_app import build_app
 
-    with Served(build_app(interrupt_outcome=False)) as served:
-        yield served.url
+    with serving(build_app(interrupt_outcome=False)) as url:
+        yield url
 
 
 def texts(remote: RemoteRun) -> list[tuple[str, str]]:
@@ -166,6 +133,9 @@ async def test_a_langgraph_pause_is_shown_read_only_and_resume_entries_continue_
         ("assistant", ASKING),
         ("assistant", "Done: refunded 25.0 on order 42."),
     ]
+    # Its result came only in the messages snapshot: the call is settled from there.
+    (record,) = [item for item in remote.prompt.items if isinstance(item, ToolCall)]
+    assert (record.status, record.result) == ("succeeded", "refunded 25.0 on order 42.")
     assert [(m["role"], m.get("content")) for m in remote.messages] == [
         ("user", ASK),
         ("assistant", ASKING),
@@ -208,19 +178,27 @@ async def test_the_thread_goes_on_after_a_resumed_pause_and_pauses_anew(graph_ur
     ]
 
 
-async def test_the_packages_default_pause_resumes_through_forwarded_props(
+async def test_the_packages_default_pause_is_shown_and_resumes_through_forwarded_props(
     legacy_graph_url: str,
 ) -> None:
     remote = RemoteRun(legacy_graph_url)
-    await remote.run(ASK)
+    paused = await remote.run(ASK)
 
     # The pause is told only by CUSTOM on_interrupt: the value as a JSON string, no id,
-    # and a RUN_FINISHED without an outcome.
+    # and a RUN_FINISHED without an outcome. It is a pause all the same, shown read-only.
     (told,) = [e for e in remote.events if e["type"] == "CUSTOM"]
     assert told["name"] == "on_interrupt"
     assert json.loads(told["value"])["responseSchema"] == DECISION_SCHEMA
     finished = [e for e in remote.events if e["type"] == "RUN_FINISHED"]
     assert [e.get("outcome") for e in finished] == [None]
+    assert (paused.status, remote.status) == ("interrupted", "interrupted")
+    (interrupt,) = remote.interrupts
+    assert interrupt["id"] == "on_interrupt-0"  # none on the wire: named here
+    assert interrupt["message"] == QUESTION
+    assert interrupt["responseSchema"] == DECISION_SCHEMA
+    assert interrupt["toolCallId"] == "call_refund_42"
+    (card,) = remote.view.pending
+    assert card["canResolve"] is False
 
     done = await remote.send(
         forwarded_props={"command": {"resume": {"approved": True, "amount": 12.5}}}

@@ -14,6 +14,7 @@ sent back with the next request, replaced by each MESSAGES_SNAPSHOT.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -83,6 +84,7 @@ class Mirror:
         self.foreign: list[ClassifiedInterrupt] = []
         """The open interrupts this client cannot answer: shown, never answered here."""
         self.ending: Ending | None = None
+        self._announced: list[dict[str, Any]] = []
         self._draft: _Draft | None = None
         self._records: dict[str, ToolCall] = {
             item.id: item for item in prompt.items if isinstance(item, ToolCall)
@@ -97,6 +99,7 @@ class Mirror:
         """A new stretch: its ending and the foreign interrupts of the last one are gone."""
         self.ending = None
         self.foreign = []
+        self._announced = []
 
     def hear(self, event: Mapping[str, Any]) -> list[Event]:
         """Take in one AG-UI event; the pausepoint events of what it changed."""
@@ -179,11 +182,13 @@ class Mirror:
         record = self._records.get(call_id)
         if record is None:
             return out
+        return [*out, *self._settle(record, content)]
+
+    def _settle(self, record: ToolCall, content: Any) -> list[Event]:
         record.status = "succeeded"
         record.result = _value(content)
         record.ended_at = utc_now()
-        out.append(ToolCallFinishedEvent(record))
-        return out
+        return [ToolCallFinishedEvent(record)]
 
     def _step_finished(self, _: Mapping[str, Any]) -> list[Event]:
         return self._flush()
@@ -191,9 +196,22 @@ class Mirror:
     def _messages_snapshot(self, event: Mapping[str, Any]) -> list[Event]:
         out = self._flush()
         messages = event.get("messages")
-        if isinstance(messages, list):
-            self.messages = [dict(m) for m in messages if isinstance(m, Mapping)]
+        if not isinstance(messages, list):
+            return out
+        self.messages = [dict(m) for m in messages if isinstance(m, Mapping)]
+        # A server may report a call's result only here (a graph node that wrote it).
+        for message in self.messages:
+            record = self._records.get(str(message.get("toolCallId") or ""))
+            if message.get("role") == "tool" and record is not None and record.status == "running":
+                out.extend(self._settle(record, message.get("content")))
         return out
+
+    def _custom(self, event: Mapping[str, Any]) -> list[Event]:
+        # LangGraph's adapter announces a pause this way (its only announcement unless
+        # it is set to send AG-UI interrupt outcomes): kept until the run finishes.
+        if event.get("name") == "on_interrupt":
+            self._announced.append(_announced_interrupt(event.get("value"), len(self._announced)))
+        return []
 
     def _state_snapshot(self, event: Mapping[str, Any]) -> list[Event]:
         self.state = event.get("snapshot")
@@ -207,6 +225,9 @@ class Mirror:
             interrupts = list(outcome.get("interrupts") or [])
         elif isinstance(event.get("interrupts"), list):
             interrupts = list(event["interrupts"])
+        if not interrupts:
+            interrupts = self._announced
+        self._announced = []
         for interrupt in interrupts:
             if isinstance(interrupt, Mapping):
                 out.extend(self._interrupt(interrupt))
@@ -298,6 +319,27 @@ def _entry(classified: ClassifiedInterrupt, interrupt: Mapping[str, Any]) -> Int
     )
 
 
+def _announced_interrupt(value: Any, position: int) -> dict[str, Any]:
+    """An AG-UI interrupt for a pause announced by a CUSTOM `on_interrupt` event, whose
+    value (often JSON text) is the pause's own; it has no id on the wire, so it gets one."""
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            value = json.loads(value)
+    fields = value if isinstance(value, Mapping) else {}
+    message = fields.get("message", value)
+    interrupt: dict[str, Any] = {
+        "id": f"on_interrupt-{position}",
+        "reason": str(fields.get("reason") or "langgraph:interrupt"),
+        "message": message if isinstance(message, str) else json.dumps(message),
+        "metadata": {"announcedBy": "on_interrupt", "value": value},
+    }
+    for key, alias in (("toolCallId", "tool_call_id"), ("responseSchema", "response_schema")):
+        found = fields.get(key, fields.get(alias))
+        if found is not None:
+            interrupt[key] = found
+    return interrupt
+
+
 def _in_current_turn(prompt: Prompt, record: ToolCall) -> bool:
     _, records = prompt.current_turn()
     return any(r is record for r in records)
@@ -347,6 +389,7 @@ _HANDLERS = {
     "STEP_FINISHED": Mirror._step_finished,
     "MESSAGES_SNAPSHOT": Mirror._messages_snapshot,
     "STATE_SNAPSHOT": Mirror._state_snapshot,
+    "CUSTOM": Mirror._custom,
     "RUN_FINISHED": Mirror._run_finished,
     "RUN_ERROR": Mirror._run_error,
 }
