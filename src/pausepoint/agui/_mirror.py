@@ -81,6 +81,8 @@ class Mirror:
         self.state: Any = None
         self.run_id: str | None = None
         """The id of the remote's latest run (the `parentRunId` of a continuation)."""
+        self.heard: list[ClassifiedInterrupt] = []
+        """The interrupts the latest stretch ended with, answerable here or not."""
         self.foreign: list[ClassifiedInterrupt] = []
         """The open interrupts this client cannot answer: shown, never answered here."""
         self.ending: Ending | None = None
@@ -98,6 +100,7 @@ class Mirror:
     def begin(self) -> None:
         """A new stretch: its ending and the foreign interrupts of the last one are gone."""
         self.ending = None
+        self.heard = []
         self.foreign = []
         self._announced = []
 
@@ -228,9 +231,9 @@ class Mirror:
         if not interrupts:
             interrupts = self._announced
         self._announced = []
-        for interrupt in interrupts:
-            if isinstance(interrupt, Mapping):
-                out.extend(self._interrupt(interrupt))
+        self.heard = [classify(i) for i in interrupts if isinstance(i, Mapping)]
+        for classified in self.heard:
+            out.extend(self._interrupt(classified))
         self.ending = Ending("interrupted" if interrupts else "completed")
         return out
 
@@ -289,8 +292,8 @@ class Mirror:
             out.append(ToolCallStartedEvent(record))
         return out
 
-    def _interrupt(self, interrupt: Mapping[str, Any]) -> list[Event]:
-        classified = classify(interrupt)
+    def _interrupt(self, classified: ClassifiedInterrupt) -> list[Event]:
+        interrupt = classified.interrupt
         record = self._records.get(str(interrupt.get("toolCallId") or ""))
         answerable = classified.can_resolve and classified.kind in ("tool-approval", "generic")
         if not answerable or record is None or not _in_current_turn(self.prompt, record):

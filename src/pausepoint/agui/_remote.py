@@ -194,7 +194,7 @@ class RemoteRun:
         """Every open interrupt as an AG-UI wire dict: those answerable here (as the
         server sent them) and those only shown."""
         own = {p.id for p in self.pending}
-        answerable = [dict(c.interrupt) for c in self._heard() if c.interrupt.get("id") in own]
+        answerable = [dict(c.interrupt) for c in self._mirror.heard if c.interrupt.get("id") in own]
         return answerable + [dict(c.interrupt) for c in self._mirror.foreign]
 
     @property
@@ -425,6 +425,7 @@ class RemoteRun:
         mirror = Mirror(Prompt.model_validate(saved["prompt"]), saved.get("messages"))
         mirror.state = saved.get("state")
         mirror.run_id = saved.get("runId")
+        mirror.heard = [classify(i) for i in saved.get("heard", [])]
         mirror.foreign = [classify(i) for i in saved.get("foreign", [])]
         run._mirror = mirror
         run._answers = dict(saved.get("unsent", {}))
@@ -449,6 +450,7 @@ class RemoteRun:
             "messages": self._mirror.messages,
             "state": self._mirror.state,
             "runId": self._mirror.run_id,
+            "heard": [c.interrupt for c in self._mirror.heard],
             "foreign": [c.interrupt for c in self._mirror.foreign],
             "unsent": self._answers,
             "status": self._status,
@@ -486,7 +488,7 @@ class RemoteRun:
     def _input_schemas(self) -> dict[str, Any]:
         """Each paused call's input schema, as its approval's response schema shows it."""
         schemas: dict[str, Any] = {}
-        for classified in self._heard():
+        for classified in self._mirror.heard:
             schema = classified.interrupt.get("responseSchema")
             binding = classified.binding or {}
             name = binding.get("toolName")
@@ -501,15 +503,6 @@ class RemoteRun:
                 if isinstance(edited, Mapping):
                     schemas[name] = dict(edited)
         return schemas
-
-    def _heard(self) -> list[ClassifiedInterrupt]:
-        """The interrupts of the latest RUN_FINISHED, read."""
-        for event in reversed(self.events):
-            if event.get("type") == "RUN_FINISHED":
-                outcome = event.get("outcome")
-                found = outcome.get("interrupts") if isinstance(outcome, Mapping) else None
-                return [classify(i) for i in found or [] if isinstance(i, Mapping)]
-        return []
 
     def _target(self, interrupt_id: str | None) -> tuple[ToolCall, InterruptEntry]:
         if self.busy:
