@@ -297,3 +297,18 @@ def test_an_answer_given_twice_changes_nothing() -> None:
         }
     ]
     assert len(server.bodies) == 2
+
+
+def test_the_saved_snapshot_says_where_the_run_is_served_and_how_to_follow_it_again() -> None:
+    from pausepoint.widget._snapshot import snapshot_html
+
+    server = Canned(stream(START, *text("m1", "Hello."), DONE))
+    with serving(server.app()) as url:
+        remote = RemoteRun(url)
+        remote.run_sync("Hi")
+
+    html = snapshot_html(remote)
+    assert f"served from {url}" in html
+    assert "RemoteRun.load(path)" in html
+    assert "Hello." in html
+    assert "Completed" in html

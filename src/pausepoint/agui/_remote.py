@@ -466,7 +466,7 @@ class RemoteRun:
         if self._view is None or self._view.comm is None:
             from ..widget import RunView
 
-            self._view = RunView(self, remote=self.url)
+            self._view = RunView(self)
             self._view.show_interrupts([c.interrupt for c in self._mirror.foreign])
         return self._view
 

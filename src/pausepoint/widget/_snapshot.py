@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..decisions import Decision, decisions_of, shown_status
 from ..transcript import AssistantMessage, InterruptEntry, ToolCall, UserMessage
 from ._status import status_label
-from ._view_state import load_line
+from ._view_state import load_line, served_from
 
 if TYPE_CHECKING:
     from ..run import PendingInterrupt
@@ -89,8 +89,12 @@ def snapshot_html(run: ViewedRun, *, now: datetime | None = None, beside_view: b
     drawn (see `_display`)."""
     taken = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M:%S UTC")
     line = load_line(run)
+    remote = served_from(run)
     how = (
-        f"This run is stored: {_code(line)} in a cell, with the agent that ran it, shows "
+        f"This run is served from {escape(remote)}: saved with {_code('remote.save(path)')}, "
+        f"{_code('RemoteRun.load(path)')} follows it again"
+        if remote is not None
+        else f"This run is stored: {_code(line)} in a cell, with the agent that ran it, shows "
         "it again live"
         if line
         else "A run kept only in memory is gone with its kernel; a transcript saved with "

@@ -29,7 +29,7 @@ from ._preview import bounded_card, ref_of
 from ._requests import RequestPath
 from ._status import status_of
 from ._view_requests import view_handlers, view_limit, view_value
-from ._view_state import load_line, own_cards, show_event
+from ._view_state import load_line, own_cards, served_from, show_event
 from ._viewed import ViewedRun
 
 __all__ = ["UPDATE_INTERVAL", "RunView"]
@@ -62,8 +62,9 @@ class RunView(anywidget.AnyWidget):
     load_line = traitlets.Unicode("").tag(sync=True)
     """For a stored run, the line that rebuilds it after a restart; empty otherwise."""
 
-    def __init__(self, run: ViewedRun, *, remote: str | None = None) -> None:
+    def __init__(self, run: ViewedRun) -> None:
         prompt = run.prompt
+        remote = served_from(run)
         self._run = run
         self._foreign: list[dict[str, Any]] = []
         self._sync: ItemSync | None = None  # traits set before it exists go out at once

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from ._viewed import ViewedRun
 
-__all__ = ["load_line", "own_cards", "show_event"]
+__all__ = ["load_line", "own_cards", "served_from", "show_event"]
 
 
 class _View(Protocol):
@@ -31,6 +31,13 @@ class _View(Protocol):
     def hold_sync(self) -> AbstractContextManager[Any]: ...
 
     def cards(self) -> list[dict[str, Any]]: ...
+
+
+def served_from(run: ViewedRun) -> str | None:
+    """The address of the AG-UI server a run is served from (a `RemoteRun`'s `url`); None
+    for a run in this kernel."""
+    url = getattr(run, "url", None)
+    return url if isinstance(url, str) else None
 
 
 def load_line(run: ViewedRun) -> str:
