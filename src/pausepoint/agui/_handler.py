@@ -1,0 +1,183 @@
+"""What one AG-UI request does, apart from HTTP: find or rebuild the thread's run, drive
+one stretch of it, and yield the AG-UI events the response streams.
+
+Two modes. With a store, the run is the stored one whose id is the AG-UI `threadId`, so
+any server process sharing the store answers any request of the thread (the store's
+lease and version checks make one of two racing answers win). Without one, nothing is
+kept: the transcript travels sealed in the client's state (see `_state`).
+
+Every outcome is a stream: a request that is refused before anything ran is a stream
+of one RUN_ERROR whose `code` says why (`bad-request`, `bad-state`, `run-not-found`...),
+and nothing was changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+from typing import Any, cast
+
+from ag_ui.core import BaseEvent, EventType, RunErrorEvent, StateSnapshotEvent
+
+from .._json import check_text
+from ..errors import PausepointError
+from ..run import Agent, AgentRun
+from ..store import RunNotFoundError, RunStore
+from ..transcript import Prompt
+from ._input import BadRequest, Request, new_user_text, read_request
+from ._state import STATE_KEY, StateRefused, sealed_state, unseal
+from ._stream import events
+from ._translate import error_code
+
+__all__ = ["Handler"]
+
+logger = logging.getLogger("pausepoint")
+
+_ENDINGS = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
+
+
+class Handler:
+    """Answers AG-UI requests for one agent, from `store` or statelessly with `key`."""
+
+    def __init__(self, agent: Agent, store: RunStore | None, key: bytes) -> None:
+        self.agent = agent
+        self.store = store
+        self._key = key
+
+    def describe(self) -> dict[str, Any]:
+        """What a GET shows a person: the agent, its actions, the server's mode."""
+        return {
+            "protocol": "AG-UI",
+            "agent": self.agent.name,
+            "mode": "store" if self.store is not None else "stateless",
+            "actions": [
+                {
+                    "name": spec.name,
+                    "description": spec.description,
+                    "inputSchema": spec.input_schema,
+                }
+                for spec in self.agent.action_specs
+            ],
+        }
+
+    async def stream(self, body: bytes) -> AsyncIterator[BaseEvent]:
+        """The events answering the POST whose body is `body`."""
+        try:
+            request = read_request(body)
+            run, message = await self._open(request)
+        except BadRequest as exc:
+            yield RunErrorEvent(code="bad-request", message=str(exc))
+            return
+        except StateRefused as exc:
+            yield RunErrorEvent(
+                code="bad-state",
+                message=f"{exc} Nothing was run. Send the state of this thread's last "
+                "STATE_SNAPSHOT unchanged, or start a new thread.",
+            )
+            return
+        except PausepointError as exc:
+            yield RunErrorEvent(code=error_code(exc), message=str(exc))
+            return
+        except Exception:
+            logger.exception("An AG-UI request could not open its run")
+            yield _internal_error()
+            return
+        async for event in self._drive(run, message, request):
+            yield event
+
+    async def _drive(
+        self, run: AgentRun, message: str | None, request: Request
+    ) -> AsyncIterator[BaseEvent]:
+        # An async generator: closing it at once stops the run when the client leaves.
+        stretch = cast(
+            AsyncGenerator[BaseEvent, None],
+            events(
+                run,
+                message,
+                resume=request.resume,
+                run_id=request.input.run_id,
+                parent_run_id=request.input.parent_run_id,
+            ),
+        )
+        started = ended = False
+        try:
+            async with aclosing(stretch):
+                async for event in stretch:
+                    if event.type in _ENDINGS:
+                        ended = True
+                        if started and self.store is None:
+                            yield self._snapshot(run, request)
+                    started = started or event.type == EventType.RUN_STARTED
+                    yield event
+        except Exception:
+            logger.exception("An AG-UI stream of run %s failed", run.id)
+            if not ended:
+                yield _internal_error()
+
+    def _snapshot(self, run: AgentRun, request: Request) -> StateSnapshotEvent:
+        state = request.input.state
+        others = state if isinstance(state, dict) else None
+        return StateSnapshotEvent(snapshot=sealed_state(run.prompt, self._key, others))
+
+    async def _open(self, request: Request) -> tuple[AgentRun, str | None]:
+        """The thread's run and the user message to add (None: a continuation, or
+        nothing new). Raises before anything is stored or run."""
+        thread_id = request.thread_id
+        if not thread_id:
+            raise BadRequest("threadId is empty; name the conversation.")
+        if self.store is not None:
+            return await self._open_stored(request, self.store)
+        prompt = unseal(request.input.state, self._key, thread_id)
+        if prompt is None:
+            if request.has_history:
+                raise StateRefused(
+                    "The request continues a conversation, but its state carries no "
+                    f"sealed transcript (state[{STATE_KEY!r}]); this server keeps none."
+                )
+            return self.agent.new_run(_first_prompt(request)), None
+        run = self.agent.new_run(prompt)
+        return run, _next_message(request, run.prompt)
+
+    async def _open_stored(self, request: Request, store: RunStore) -> tuple[AgentRun, str | None]:
+        try:
+            run = await asyncio.to_thread(self.agent.load, request.thread_id, store)
+        except RunNotFoundError:
+            if request.resume:
+                raise
+            prompt = _first_prompt(request)
+            run = await asyncio.to_thread(self.agent.new_run, prompt, store=store)
+            return run, None
+        return run, _next_message(request, run.prompt)
+
+
+def _first_prompt(request: Request) -> Prompt:
+    """The transcript of a new conversation: its run id is the AG-UI thread id."""
+    if request.resume:
+        raise BadRequest("resume answers the interrupts of an earlier run; this thread has none.")
+    text = new_user_text(request, None)
+    if text is None:
+        raise BadRequest("A new conversation starts with a user message; messages has none last.")
+    return Prompt.from_user(_checked(text), thread_id=request.thread_id, run_id=request.thread_id)
+
+
+def _next_message(request: Request, prompt: Prompt) -> str | None:
+    if request.resume:
+        return None
+    text = new_user_text(request, prompt)
+    return None if text is None else _checked(text)
+
+
+def _checked(text: str) -> str:
+    try:
+        return check_text(text, "The user message")
+    except PausepointError as exc:
+        raise BadRequest(str(exc)) from exc
+
+
+def _internal_error() -> RunErrorEvent:
+    return RunErrorEvent(
+        code="internal-error",
+        message="The server failed while answering this request; its log says why.",
+    )

@@ -1,0 +1,99 @@
+"""The sealed state of a stateless server: the transcript travels with the client.
+
+A server without a store keeps nothing between requests. After each stretch it sends the
+transcript in a STATE_SNAPSHOT, sealed with an HMAC under the server's secret; AG-UI
+clients send their state back with the next request, and the server rebuilds the run
+from it only when the seal matches, so a client can neither forge a transcript nor edit
+one (and through it the pending interrupts it answers).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import InvalidTranscriptError, NotJSONError, UsageError
+from ..interrupts import canonical_json
+from ..transcript import Prompt
+
+__all__ = ["SEAL_PREFIX", "STATE_KEY", "StateRefused", "sealed_state", "secret_bytes", "unseal"]
+
+STATE_KEY = "pausepoint"
+"""The key of the AG-UI state under which the sealed transcript travels."""
+SEAL_PREFIX = "hmac-sha256:"
+
+
+class StateRefused(Exception):
+    """The state a client sent back cannot be trusted or used: RUN_ERROR `bad-state`."""
+
+
+def secret_bytes(secret: bytes | str | None) -> bytes:
+    """The key the seals are made with: `secret`, or a random one for this app alone."""
+    if secret is None:
+        return secrets.token_bytes(32)
+    if isinstance(secret, str):
+        secret = secret.encode("utf-8")
+    if not isinstance(secret, bytes):
+        raise UsageError(f"secret must be bytes or str, not {type(secret).__name__}.")
+    if len(secret) < 16:
+        raise UsageError(
+            "secret is too short to seal transcripts: give at least 16 bytes, e.g. "
+            "secrets.token_hex(32)."
+        )
+    return secret
+
+
+def seal(transcript: Any, key: bytes) -> str:
+    """`hmac-sha256:<hex>` over the canonical JSON text of `transcript` (a JSON value)."""
+    text = canonical_json(transcript).encode("utf-8", "surrogatepass")
+    return SEAL_PREFIX + hmac.new(key, text, hashlib.sha256).hexdigest()
+
+
+def sealed_state(
+    prompt: Prompt, key: bytes, others: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The STATE_SNAPSHOT's snapshot: the client's own keys of its state (`others`) kept,
+    ours under `pausepoint`: ``{"transcript": <prompt JSON>, "seal": "hmac-sha256:..."}``."""
+    transcript = json.loads(prompt.model_dump_json())
+    state = {k: v for k, v in (others or {}).items() if k != STATE_KEY}
+    state[STATE_KEY] = {"transcript": transcript, "seal": seal(transcript, key)}
+    return state
+
+
+def unseal(state: Any, key: bytes, thread_id: str) -> Prompt | None:
+    """The transcript sealed in a client's `state` (None when the state carries none).
+
+    Raises `StateRefused` for a seal that is missing, malformed or wrong, and for a
+    transcript that does not load or belongs to another thread. The seal is compared in
+    constant time before the transcript is read at all.
+    """
+    if not isinstance(state, Mapping) or STATE_KEY not in state:
+        return None
+    ours = state[STATE_KEY]
+    if not isinstance(ours, Mapping) or not isinstance(ours.get("seal"), str):
+        raise StateRefused(f"The state's {STATE_KEY!r} entry has no seal.")
+    if "transcript" not in ours:
+        raise StateRefused(f"The state's {STATE_KEY!r} entry has no transcript.")
+    transcript = ours["transcript"]
+    try:
+        expected = seal(transcript, key)
+    except NotJSONError as exc:
+        raise StateRefused(f"The sealed transcript is not JSON: {exc}") from exc
+    if not hmac.compare_digest(expected.encode("ascii"), str(ours["seal"]).encode("utf-8")):
+        raise StateRefused(
+            "The transcript's seal does not match: the state was changed, or sealed by a "
+            "server with another secret."
+        )
+    try:
+        prompt = Prompt.model_validate_json(json.dumps(transcript, ensure_ascii=False))
+    except (InvalidTranscriptError, ValueError) as exc:
+        raise StateRefused(f"The sealed transcript does not load: {exc}") from exc
+    if prompt.thread_id != thread_id:
+        raise StateRefused(
+            f"The sealed transcript belongs to thread {prompt.thread_id!r}, not {thread_id!r}."
+        )
+    return prompt
