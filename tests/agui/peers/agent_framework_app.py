@@ -1,0 +1,116 @@
+"""A Microsoft Agent Framework agent served by its own AG-UI FastAPI endpoint, for interop.
+
+The chat client is scripted (no network): asked anything, it streams "Refunding order 42."
+and a call to ``refund``, a tool whose ``approval_mode`` is ``always_require``, so the
+framework asks for an approval instead of running it; once the tool's result is in the
+conversation, it streams "Done: " and that result as text.
+
+agent-framework-ag-ui pins ag-ui-protocol below 0.2 and pausepoint needs 1.0, so the two
+cannot share an environment: this module runs in an interpreter of its own, imported by
+nothing in the test process. ``python -m tests.agui.peers.agent_framework_app PORT``
+(from the repository root) serves it on 127.0.0.1:PORT.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from agent_framework import (
+    Agent,
+    BaseChatClient,
+    ChatResponse,
+    ChatResponseUpdate,
+    Content,
+    FunctionInvocationLayer,
+    Message,
+    tool,
+)
+from agent_framework.ag_ui import add_agent_framework_fastapi_endpoint
+from fastapi import FastAPI
+
+TOOL_CALL_ID = "call_refund_42"
+PATH = "/agent"
+ASKING = "Refunding order 42."
+
+
+def _results(messages: Sequence[Message]) -> list[Content]:
+    return [
+        content
+        for message in messages
+        for content in message.contents
+        if content.type == "function_result"
+    ]
+
+
+def _updates(messages: Sequence[Message]) -> list[ChatResponseUpdate]:
+    results = _results(messages)
+    if not results:
+        return [
+            ChatResponseUpdate(
+                role="assistant", contents=[Content.from_text("Refunding order 42.")]
+            ),
+            ChatResponseUpdate(
+                role="assistant",
+                contents=[
+                    Content.from_function_call(
+                        TOOL_CALL_ID,
+                        "refund",
+                        arguments=json.dumps({"order_id": 42, "amount": 30.0}),
+                    )
+                ],
+            ),
+        ]
+    result = results[-1].result
+    text = result if isinstance(result, str) else json.dumps(result)
+    return [ChatResponseUpdate(role="assistant", contents=[Content.from_text(f"Done: {text}")])]
+
+
+class ScriptedChatClient(FunctionInvocationLayer[Any], BaseChatClient[Any]):
+    """Answers from a script, and runs tools (and asks for approvals) like real clients do."""
+
+    def _inner_get_response(
+        self,
+        *,
+        messages: Sequence[Message],
+        stream: bool,
+        options: Mapping[str, Any],
+        **kwargs: Any,
+    ) -> Any:
+        updates = _updates(messages)
+        if stream:
+
+            async def chunks() -> AsyncIterator[ChatResponseUpdate]:
+                for update in updates:
+                    yield update
+
+            return self._build_response_stream(chunks())
+
+        async def whole() -> ChatResponse:
+            return ChatResponse.from_updates(updates)
+
+        return whole()
+
+
+@tool(approval_mode="always_require")
+def refund(order_id: int, amount: float) -> dict[str, float]:
+    """Refund an order."""
+    return {"refunded": amount, "order_id": order_id}
+
+
+def build_agent() -> Agent:
+    return Agent(client=ScriptedChatClient(), name="refunds", tools=[refund])
+
+
+def build_app() -> FastAPI:
+    app = FastAPI()
+    add_agent_framework_fastapi_endpoint(app, build_agent(), path=PATH, single_user=True)
+    return app
+
+
+if __name__ == "__main__":
+    import uvicorn
+
+    uvicorn.run(build_app(), host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
