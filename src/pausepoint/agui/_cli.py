@@ -1,0 +1,191 @@
+"""``python -m pausepoint.agui module:agent``: serve an agent over AG-UI with uvicorn.
+
+The parsing and the loading live here, apart from the server, so each fails with a
+sentence that names the fix (exit status 2) before anything listens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..errors import MissingDependencyError, PausepointError
+from ..run import Agent
+from ..store import PostgresStore, RunStore, SQLiteStore
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = ["CommandError", "Options", "load_agent", "main", "open_store", "parse"]
+
+_DESCRIPTION = """Serve an agent as an AG-UI endpoint (HTTP + Server-Sent Events).
+AGENT is module:attribute, an Agent or a function of no arguments returning one, e.g.
+myapp.agents:support. Without --store, nothing is kept between requests: the transcript
+travels sealed in the client's state (give every process the same --secret-env)."""
+
+
+class CommandError(Exception):
+    """A command line that cannot be served; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Options:
+    agent: str
+    host: str
+    port: int
+    path: str
+    store: str | None
+    secret_env: str | None
+    token_env: str | None
+    cors: tuple[str, ...]
+
+
+def parse(argv: Sequence[str] | None = None) -> Options:
+    parser = argparse.ArgumentParser(prog="python -m pausepoint.agui", description=_DESCRIPTION)
+    parser.add_argument("agent", metavar="AGENT", help="module:attribute of the agent to serve")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.add_argument("--path", default="/", help="the endpoint's path (/)")
+    parser.add_argument(
+        "--store",
+        metavar="URL",
+        help="keep runs in a store: sqlite:PATH or postgresql://... (default: stateless)",
+    )
+    parser.add_argument(
+        "--secret-env",
+        metavar="VAR",
+        help="environment variable holding the secret that seals stateless transcripts",
+    )
+    parser.add_argument(
+        "--token-env",
+        metavar="VAR",
+        help="environment variable holding a bearer token every request must carry",
+    )
+    parser.add_argument(
+        "--cors",
+        metavar="ORIGIN",
+        nargs="+",
+        default=[],
+        help="web origins allowed to call from a browser, e.g. https://app.example",
+    )
+    args = parser.parse_args(argv)
+    return Options(
+        agent=args.agent,
+        host=args.host,
+        port=args.port,
+        path=args.path,
+        store=args.store,
+        secret_env=args.secret_env,
+        token_env=args.token_env,
+        cors=tuple(args.cors),
+    )
+
+
+def load_agent(spec: str) -> Agent:
+    """The agent `module:attribute` names (called first when it is a function)."""
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise CommandError(
+            f"{spec!r} does not name an agent: write module:attribute, e.g. myapp.agents:agent."
+        )
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # a module beside the command, as `python -m` finds it
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            raise CommandError(
+                f"No module named {module_name!r} (looked in {os.getcwd()} and on sys.path). "
+                "Run the command from the folder holding it, or install its package."
+            ) from exc
+        raise
+    target: object = module
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise CommandError(f"Module {module_name!r} has no attribute {attribute!r}.")
+        target = getattr(target, part)
+    if not isinstance(target, Agent) and callable(target):
+        target = target()
+    if not isinstance(target, Agent):
+        raise CommandError(
+            f"{spec} is not an Agent (nor a function returning one); it is of type "
+            f"{type(target).__name__}."
+        )
+    return target
+
+
+def open_store(url: str) -> RunStore:
+    """The store a `--store` URL names: ``sqlite:PATH`` or ``postgresql://...``."""
+    kind: type[RunStore]
+    if url.startswith(("postgresql://", "postgres://")):
+        kind, where = PostgresStore, url
+    elif url.startswith("sqlite:"):
+        kind, where = SQLiteStore, url.removeprefix("sqlite:").removeprefix("//")
+        if not where:
+            raise CommandError("sqlite: needs a file path, e.g. --store sqlite:runs.db.")
+    else:
+        raise CommandError(
+            f"--store {url!r} is not a store URL: use sqlite:PATH or postgresql://user@host/db."
+        )
+    try:
+        return kind(where)
+    except PausepointError:
+        raise
+    except Exception as exc:  # the driver's own error: a server down, a folder missing
+        raise CommandError(f"The store {url} cannot be opened: {exc}") from exc
+
+
+def _env(name: str, what: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        raise CommandError(f"The environment variable {name} (the {what}) is not set or empty.")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = parse(argv)
+    try:
+        served = _build(options)
+    except (CommandError, PausepointError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    if options.store:
+        mode = f"runs kept in {options.store}"
+    elif options.secret_env:
+        mode = f"stateless, transcripts sealed with ${options.secret_env}"
+    else:
+        mode = "stateless, transcripts sealed with a random secret: this process only"
+    address = f"http://{options.host}:{options.port}{options.path}"
+    print(f"Serving {options.agent} over AG-UI at {address} ({mode})", file=sys.stderr)
+    uvicorn.run(served, host=options.host, port=options.port, log_level="info")
+    return 0
+
+
+def _build(options: Options) -> Starlette:
+    from ._server import app, bearer
+
+    try:
+        import uvicorn  # noqa: F401  (checked before the agent's module is imported)
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "Serving needs uvicorn: pip install 'pausepoint[agui]'."
+        ) from exc
+    agent = load_agent(options.agent)
+    secret = _env(options.secret_env, "secret") if options.secret_env else None
+    token = _env(options.token_env, "bearer token") if options.token_env else None
+    store = open_store(options.store) if options.store else None
+    return app(
+        agent,
+        store,
+        secret=secret,
+        cors_origins=options.cors or None,
+        authorize=bearer(token) if token is not None else None,
+        path=options.path,
+    )
