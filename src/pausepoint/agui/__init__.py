@@ -1,5 +1,5 @@
-"""AG-UI out: a run as a stream of AG-UI events, those events as SSE text, and an agent
-served over HTTP.
+"""AG-UI both ways: a run as a stream of AG-UI events, those events as SSE text, an agent
+served over HTTP, and an agent served elsewhere followed from the notebook.
 
 `events(run, ...)` drives one stretch of the run (a new message, a Continue, or the
 answers of an AG-UI continuation) and yields `ag_ui.core` event models in protocol order;
@@ -16,18 +16,23 @@ statelessly (the transcript travels sealed in the client's state); `bearer(token
 its `authorize` hook. It needs the `agui` extra (``pip install 'pausepoint[agui]'``);
 ``python -m pausepoint.agui module:agent`` serves an agent from the command line.
 
+`RemoteRun(url)` is the other direction: an agent served over AG-UI (by pausepoint or any
+other framework), run, shown and answered from the notebook like a local run.
+
 `snapshot_messages(prompt)` is the transcript as AG-UI messages (what MESSAGES_SNAPSHOT
 carries) and `message_id(prompt, position)` the id each item has on the wire.
 """
 
 from pausepoint.agui._encode import CONTENT_TYPE, encode
 from pausepoint.agui._messages import message_id, snapshot_messages
+from pausepoint.agui._remote import RemoteRun
 from pausepoint.agui._server import app, bearer
 from pausepoint.agui._stream import events
 from pausepoint.agui._translate import error_code
 
 __all__ = [
     "CONTENT_TYPE",
+    "RemoteRun",
     "app",
     "bearer",
     "encode",
