@@ -4,6 +4,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-notebook
 NODE_STAMP := js/node_modules/.installed
+# The Microsoft Agent Framework peer lives in an interpreter of its own (see its pins file).
+AF_VENV := .venv-agent-framework
+AF_STAMP := $(AF_VENV)/.installed
+AF_PINS := tests/agui/peers/agent-framework.txt
 BUNDLE := src/pausepoint/widget/static/widget.js
 JS_SOURCES := $(shell find js/src -type f 2>/dev/null) js/build.mjs js/package.json
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -65,8 +69,13 @@ lint: $(STAMP) $(NODE_STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) $(BUNDLE)
+unit: $(STAMP) $(BUNDLE) $(AF_STAMP)
 	$(BIN)/pytest
+
+$(AF_STAMP): $(AF_PINS)
+	$(PYTHON) -m venv $(AF_VENV)
+	$(AF_VENV)/bin/pip install --quiet -r $(AF_PINS)
+	touch $(AF_STAMP)
 
 fast: $(STAMP) $(BUNDLE)
 	$(BIN)/pytest -q -n $(WORKERS) -m "$(FAST_TESTS)"
@@ -107,7 +116,7 @@ dist: $(STAMP)
 	@ls -l dist
 
 clean:
-	rm -rf $(VENV) js/node_modules $(dir $(BUNDLE)) dist site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(AF_VENV) js/node_modules $(dir $(BUNDLE)) dist site .pytest_cache .mypy_cache .ruff_cache
 
 bench-store: $(STAMP)
 	$(BIN)/python benchmarks/bench_store.py

@@ -10,10 +10,10 @@ carries no pausepoint binding. RemoteRun lists it and shows it read-only; AG-UI 
 entries (`continue_with`) answer it.
 
 agent-framework-ag-ui pins ag-ui-protocol below 0.2, pausepoint needs 1.0: the two cannot
-be installed together, so the agent runs in an interpreter of its own, named by the
-PAUSEPOINT_AGENT_FRAMEWORK_PYTHON environment variable (a virtual environment with
-agent-framework-ag-ui and agent-framework-core), as a process serving 127.0.0.1. Without
-it these tests skip.
+be installed together, so the agent runs in an interpreter of its own, as a process serving
+127.0.0.1: .venv-agent-framework, which `make unit` builds from
+tests/agui/peers/agent-framework.txt, or the one PAUSEPOINT_AGENT_FRAMEWORK_PYTHON names.
+Without either these tests skip, except under CI=true, where that is a failure.
 """
 
 from __future__ import annotations
@@ -38,15 +38,22 @@ from pausepoint.errors import RunSuspendedError
 
 __all__ = ["comms"]
 
-PYTHON = os.environ.get("PAUSEPOINT_AGENT_FRAMEWORK_PYTHON", "")
+ROOT = Path(__file__).resolve().parents[2]
+BUILT = ROOT / ".venv-agent-framework" / "bin" / "python"  # `make unit` builds it
+PYTHON = os.environ.get("PAUSEPOINT_AGENT_FRAMEWORK_PYTHON") or (
+    str(BUILT) if BUILT.exists() else ""
+)
 if not PYTHON:
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(
+            "The Agent Framework peer's interpreter is missing: `make unit` builds "
+            ".venv-agent-framework (or set PAUSEPOINT_AGENT_FRAMEWORK_PYTHON)."
+        )
     pytest.skip(
         "the Agent Framework peer needs an interpreter of its own (agent-framework-ag-ui "
-        "pins ag-ui-protocol<0.2): set PAUSEPOINT_AGENT_FRAMEWORK_PYTHON",
+        "pins ag-ui-protocol<0.2): `make unit` builds .venv-agent-framework",
         allow_module_level=True,
     )
-
-ROOT = Path(__file__).resolve().parents[2]
 ASK = "Please refund order 42."
 ASKING = "Refunding order 42."
 CALL_ID = "call_refund_42"
