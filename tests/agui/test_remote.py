@@ -312,3 +312,25 @@ def test_the_saved_snapshot_says_where_the_run_is_served_and_how_to_follow_it_ag
     assert "RemoteRun.load(path)" in html
     assert "Hello." in html
     assert "Completed" in html
+
+
+def test_a_call_the_server_never_settled_ends_cancelled_when_the_run_finishes() -> None:
+    from pausepoint.agui._mirror import UNSETTLED
+
+    server = Canned(
+        stream(
+            START,
+            *text("m1", "Please confirm."),
+            *tool_call("c1", "confirm_changes", '{"steps": []}', "m1"),
+            DONE,
+        )
+    )
+    with serving(server.app()) as url:
+        remote = RemoteRun(url)
+        result = remote.run_sync("Change it")
+
+    assert result.status == "completed"
+    (record,) = [item for item in remote.prompt.items if isinstance(item, ToolCall)]
+    assert record.status == "cancelled"
+    assert record.cancellation is not None
+    assert (record.cancellation.by, record.cancellation.reason) == ("server", UNSETTLED)

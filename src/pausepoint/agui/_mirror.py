@@ -32,6 +32,7 @@ from ..run import (
 )
 from ..transcript import (
     AssistantMessage,
+    Cancellation,
     ErrorInfo,
     InterruptEntry,
     Prompt,
@@ -41,7 +42,9 @@ from ..transcript import (
     utc_now,
 )
 
-__all__ = ["Ending", "Mirror"]
+__all__ = ["UNSETTLED", "Ending", "Mirror"]
+
+UNSETTLED = "The server finished the run without a result for this call."
 
 
 @dataclass
@@ -234,8 +237,19 @@ class Mirror:
         self.heard = [classify(i) for i in interrupts if isinstance(i, Mapping)]
         for classified in self.heard:
             out.extend(self._interrupt(classified))
+        if not interrupts:
+            self._unsettled()
         self.ending = Ending("interrupted" if interrupts else "completed")
         return out
+
+    def _unsettled(self) -> None:
+        """A run that finished leaves no call running: one the server never gave a result
+        for (a front-end tool, a declined call it did not report) ends cancelled, saying so."""
+        for record in self._records.values():
+            if record.status == "running":
+                record.status = "cancelled"
+                record.cancellation = Cancellation(by="server", reason=UNSETTLED)
+                record.ended_at = utc_now()
 
     def _run_error(self, event: Mapping[str, Any]) -> list[Event]:
         out = self._flush()
