@@ -17,7 +17,8 @@ its `authorize` hook. It needs the `agui` extra (``pip install 'pausepoint[agui]
 ``python -m pausepoint.agui module:agent`` serves an agent from the command line.
 
 `RemoteRun(url)` is the other direction: an agent served over AG-UI (by pausepoint or any
-other framework), run, shown and answered from the notebook like a local run.
+other framework), run, shown and answered from the notebook like a local run. `serve(agent)`
+(or `serve(asgi_app)`) serves from a background thread, for a notebook that talks to it.
 
 `snapshot_messages(prompt)` is the transcript as AG-UI messages (what MESSAGES_SNAPSHOT
 carries) and `message_id(prompt, position)` the id each item has on the wire.
@@ -26,6 +27,7 @@ carries) and `message_id(prompt, position)` the id each item has on the wire.
 from pausepoint.agui._encode import CONTENT_TYPE, encode
 from pausepoint.agui._messages import message_id, snapshot_messages
 from pausepoint.agui._remote import RemoteRun
+from pausepoint.agui._serve import Serving, serve
 from pausepoint.agui._server import app, bearer
 from pausepoint.agui._stream import events
 from pausepoint.agui._translate import error_code
@@ -33,11 +35,13 @@ from pausepoint.agui._translate import error_code
 __all__ = [
     "CONTENT_TYPE",
     "RemoteRun",
+    "Serving",
     "app",
     "bearer",
     "encode",
     "error_code",
     "events",
     "message_id",
+    "serve",
     "snapshot_messages",
 ]

@@ -191,6 +191,8 @@ class Mirror:
         return [*out, *self._settle(record, content)]
 
     def _settle(self, record: ToolCall, content: Any) -> list[Event]:
+        if record.status == "rejected":
+            return []  # declined here: what the server reports is the refusal it passed on
         record.status = "succeeded"
         record.result = _value(content)
         record.ended_at = utc_now()

@@ -20,14 +20,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
-from .._json import check_text
+from .._json import check_text, json_path
+from .._response_schema import answer_validator
 from ..actions import Action, Rejection
 from ..decisions import parse_approval
 from ..errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
+    InvalidResolutionError,
     MissingDependencyError,
     NoPendingInterruptError,
+    ResolutionProblem,
     RunBusyError,
     RunSuspendedError,
     UnknownInterruptError,
@@ -319,6 +322,7 @@ class RemoteRun:
             approval = parse_approval(value)
             payload = {"approved": approval.approved}
             if approval.edited_args is not None:
+                self._check_edits(record, approval.edited_args)
                 payload["editedArgs"] = approval.edited_args
         resolution = ResumeResolution(data=value, by=by)
         wire = {"interruptId": entry.id, "status": "resolved", "payload": payload}
@@ -503,6 +507,22 @@ class RemoteRun:
                 if isinstance(edited, Mapping):
                     schemas[name] = dict(edited)
         return schemas
+
+    def _check_edits(self, record: ToolCall, edited: dict[str, Any]) -> None:
+        """Edited arguments must fit the input schema the server sent with the approval."""
+        schema = self._input_schemas().get(record.name)
+        if schema is None:
+            return  # the server checks what it did not show
+        problems = [
+            ResolutionProblem(
+                json_path(error.absolute_path, "$.editedArgs"), error.message, "invalid-edited-args"
+            )
+            for error in answer_validator(schema).iter_errors(edited)
+        ]
+        if problems:
+            raise InvalidResolutionError(
+                problems, summary=f"The edited arguments do not fit {record.name}'s input"
+            )
 
     def _target(self, interrupt_id: str | None) -> tuple[ToolCall, InterruptEntry]:
         if self.busy:

@@ -1,0 +1,132 @@
+"""RemoteRun against pausepoint's own server (`serve(agent)`): its pauses carry bindings,
+so they are the usual cards, answered here and checked on both sides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pausepoint import (
+    ActionInterrupt,
+    Agent,
+    InvalidResolutionError,
+    ModelResponse,
+    ScriptedModel,
+    SQLiteStore,
+    ToolCall,
+    action,
+    call,
+)
+from pausepoint.agui import RemoteRun, serve
+from pausepoint.errors import UsageError
+
+SPEED = {
+    "type": "object",
+    "properties": {"speed": {"enum": ["slow", "fast"]}},
+    "required": ["speed"],
+}
+ran: list[tuple[str, Any]] = []
+
+
+@action(needs_approval=True)
+def refund(order_id: int, amount: float) -> dict[str, float]:
+    """Refund an order."""
+    ran.append(("refund", {"order_id": order_id, "amount": amount}))
+    return {"refunded": amount}
+
+
+@action
+def ship(ctx: Any, order_id: int) -> str:
+    """Ship an order at the speed a person picks."""
+    if ctx.resumption is None:
+        raise ActionInterrupt("How fast?", data={"order_id": order_id}, response_schema=SPEED)
+    ran.append(("ship", ctx.resumption.data))
+    return f"shipped {order_id} {ctx.resumption.data['speed']}"
+
+
+def agent(store: SQLiteStore | None = None) -> Agent:
+    turns = [
+        ModelResponse(
+            text="Refunding and shipping.",
+            tool_calls=[call("refund", order_id=42, amount=30.0), call("ship", order_id=7)],
+        ),
+        "Refunded 42 and shipped 7.",
+    ]
+    return Agent(model=ScriptedModel(turns), actions=[refund, ship], store=store)
+
+
+@pytest.mark.parametrize("kept", ["stateless", "stored"])
+def test_its_cards_are_answered_here_and_the_run_goes_on_there(kept: str, tmp_path: Path) -> None:
+    ran.clear()
+    store = SQLiteStore(tmp_path / "runs.db") if kept == "stored" else None
+    with serve(agent(store)) as server:
+        remote = RemoteRun(server.url)
+        paused = remote.run_sync("Refund order 42 and ship order 7")
+        assert paused.status == "interrupted"
+        approval, form = remote.pending
+        assert (approval.kind, form.kind) == ("tool-approval", "generic")
+        assert form.response_schema == SPEED
+        assert form.data == {"order_id": 7}
+        assert remote.foreign == []
+        cards = remote.view.pending
+        assert [c["canResolve"] for c in cards] == [True, True]
+
+        # Checked here before anything is sent: a wrong value or wrong edited arguments.
+        with pytest.raises(InvalidResolutionError):
+            remote.resume_sync({"speed": "warp"}, interrupt=form.id)
+        assert form.interrupt.resolution is None
+        with pytest.raises(InvalidResolutionError):
+            remote.resume_sync(
+                {"approved": True, "editedArgs": {"order_id": "x"}}, interrupt=approval.id
+            )
+
+        half = remote.resume_sync(
+            {"approved": True, "editedArgs": {"order_id": 42, "amount": 25.0}},
+            interrupt=approval.id,
+        )
+        assert half.status == "interrupted"  # nothing sent until both are answered
+        assert ran == []
+        done = remote.resume_sync({"speed": "fast"}, interrupt=form.id)
+
+    assert done.status == "completed"
+    assert done.output == "Refunded 42 and shipped 7."
+    assert ran == [("refund", {"order_id": 42, "amount": 25.0}), ("ship", {"speed": "fast"})]
+    records = [item for item in remote.prompt.items if isinstance(item, ToolCall)]
+    assert [(r.status, r.result) for r in records] == [
+        ("succeeded", {"refunded": 25.0}),
+        ("succeeded", "shipped 7 fast"),
+    ]
+    if store is not None:  # the server's own record of the run says the same
+        stored = agent(store).load(remote.id)
+        assert stored.status == "completed"
+        assert stored.prompt.output == "Refunded 42 and shipped 7."
+
+
+def test_a_decline_reaches_the_servers_model_with_its_reason() -> None:
+    ran.clear()
+    with serve(agent()) as server:
+        remote = RemoteRun(server.url)
+        remote.run_sync("Refund order 42 and ship order 7")
+        approval, form = remote.pending
+        remote.reject_sync("Order 42 was a gift.", interrupt=approval.id)
+        done = remote.resume_sync({"speed": "slow"}, interrupt=form.id)
+
+    assert done.status == "completed"
+    assert ran == [("ship", {"speed": "slow"})]
+    refund_record = next(i for i in remote.prompt.items if isinstance(i, ToolCall))
+    assert refund_record.status == "rejected"
+    assert refund_record.error is not None
+    assert refund_record.error.message == "Order 42 was a gift."
+
+
+def test_serve_takes_an_agent_or_an_asgi_app_and_says_what_else_it_needs() -> None:
+    with pytest.raises(UsageError, match="Agent or an ASGI app"):
+        serve(42)
+    with pytest.raises(UsageError, match="app\\(\\) options"):
+        serve(lambda scope, receive, send: None, cors_origins=["*"])
+    with serve(agent()) as server:
+        assert server.running
+        assert server.url.startswith("http://127.0.0.1:")
+    assert not server.running
