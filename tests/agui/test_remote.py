@@ -247,6 +247,30 @@ def test_a_saved_remote_run_reopens_with_its_transcript_and_open_interrupts(tmp_
         RemoteRun.load(tmp_path / "other.json")
 
 
+def test_a_saved_remote_run_is_checked_field_by_field_when_read(tmp_path: Path) -> None:
+    server = Canned(stream(START, *text("m1", "Hello."), DONE))
+    with serving(server.app()) as url:
+        remote = RemoteRun(url)
+        remote.run_sync("Hi")
+    good = json.loads(remote.save(tmp_path / "good.json").read_text(encoding="utf-8"))
+    assert RemoteRun.load(tmp_path / "good.json").prompt == remote.prompt
+
+    def broken(name: str, **changes: Any) -> Path:
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({**good, **changes}), encoding="utf-8")
+        return path
+
+    with pytest.raises(UsageError, match="status"):
+        RemoteRun.load(broken("status", status="finished-ish"))
+    with pytest.raises(UsageError, match="messages"):
+        RemoteRun.load(broken("messages", messages="not a list"))
+    with pytest.raises(UsageError, match="password"):
+        RemoteRun.load(broken("extra", password="hunter2"))
+    items = [*good["prompt"]["items"], {"type": "tool", "id": "c9", "name": "x", "status": "odd"}]
+    with pytest.raises(UsageError, match="prompt"):
+        RemoteRun.load(broken("prompt", prompt={**good["prompt"], "items": items}))
+
+
 def test_an_answer_given_twice_changes_nothing() -> None:
     # An AG-UI tool approval with the TanStack binding, as pausepoint's server sends it.
     from pausepoint import Agent, ModelResponse, ScriptedModel, action, call
@@ -314,7 +338,9 @@ def test_the_saved_snapshot_says_where_the_run_is_served_and_how_to_follow_it_ag
     assert "Completed" in html
 
 
-def test_a_call_the_server_never_settled_ends_cancelled_when_the_run_finishes() -> None:
+def test_a_call_the_server_never_settled_ends_cancelled_when_the_run_finishes(
+    tmp_path: Path,
+) -> None:
     from pausepoint.agui._mirror import UNSETTLED
 
     server = Canned(
@@ -334,3 +360,5 @@ def test_a_call_the_server_never_settled_ends_cancelled_when_the_run_finishes() 
     assert record.status == "cancelled"
     assert record.cancellation is not None
     assert (record.cancellation.by, record.cancellation.reason) == ("server", UNSETTLED)
+    # What the loop accepted saves and loads back unchanged.
+    assert RemoteRun.load(remote.save(tmp_path / "r.json")).prompt == remote.prompt

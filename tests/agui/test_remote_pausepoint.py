@@ -130,3 +130,19 @@ def test_serve_takes_an_agent_or_an_asgi_app_and_says_what_else_it_needs() -> No
         assert server.running
         assert server.url.startswith("http://127.0.0.1:")
     assert not server.running
+
+
+def test_a_waiting_remote_run_saved_and_reopened_is_answered_from_the_copy(tmp_path: Path) -> None:
+    ran.clear()
+    with serve(agent()) as server:
+        remote = RemoteRun(server.url)
+        remote.run_sync("Refund order 42 and ship order 7")
+        approval, form = remote.pending
+        remote.resume_sync(True, interrupt=approval.id)  # recorded here, not sent yet
+        reopened = RemoteRun.load(remote.save(tmp_path / "waiting.json"))
+        assert [p.id for p in reopened.pending] == [form.id]
+        assert reopened.view.pending[0]["responseSchema"] == SPEED
+        done = reopened.resume_sync({"speed": "fast"})
+
+    assert done.status == "completed"
+    assert ran == [("refund", {"order_id": 42, "amount": 30.0}), ("ship", {"speed": "fast"})]

@@ -9,7 +9,6 @@ binding this client can answer become cards; the others are shown, saying why.
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
@@ -20,20 +19,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
-from .._json import check_text, json_path
-from .._response_schema import answer_validator
+from .._json import check_text
 from ..actions import Action, Rejection
 from ..decisions import parse_approval
 from ..errors import (
-    InterruptAlreadyResolvedError,
-    InterruptExpiredError,
-    InvalidResolutionError,
-    MissingDependencyError,
-    NoPendingInterruptError,
-    ResolutionProblem,
     RunBusyError,
     RunSuspendedError,
-    UnknownInterruptError,
     UsageError,
 )
 from ..interrupts import ClassifiedInterrupt, classify
@@ -68,10 +59,12 @@ from ..transcript import (
     ResumeResolution,
     ToolCall,
     new_id,
-    utc_now,
 )
 from ._mirror import Mirror
-from ._sse import sse_data
+from ._remote_answers import check_edits, input_schemas, resume_entries, target
+from ._remote_http import failure as describe
+from ._remote_http import follow
+from ._remote_saved import SavedRemoteRun, read, write
 
 if TYPE_CHECKING:
     from ..models import ModelRequest
@@ -80,8 +73,6 @@ if TYPE_CHECKING:
     from ..widget import RunView
 
 __all__ = ["RemoteRun"]
-
-SAVED_FORMAT = "pausepoint.remote-run/1"
 
 
 @dataclass(frozen=True)
@@ -189,7 +180,7 @@ class RemoteRun:
     @property
     def pending(self) -> tuple[PendingInterrupt, ...]:
         """The pauses this client can answer (`resume` / `reject`), oldest first."""
-        state = derive_state(self.prompt, self._input_schemas())
+        state = derive_state(self.prompt, input_schemas(self._mirror.heard))
         return getattr(state, "pending", ())
 
     @property
@@ -260,7 +251,7 @@ class RemoteRun:
             message = check_text(message, "The message")
             if not message.strip():
                 raise UsageError("The message is empty; write something first.")
-        entries = _resume_entries(resume) if resume is not None else None
+        entries = resume_entries(resume) if resume is not None else None
         if self.busy:
             raise RunBusyError("The remote run is executing; wait for it (await remote.wait()).")
         if message is not None and (self.pending or self._mirror.foreign):
@@ -270,7 +261,11 @@ class RemoteRun:
             )
         self._loop = asyncio.get_running_loop()
         body = self._body(message, entries, forwarded_props)
-        self._stream = asyncio.ensure_future(self._follow(body))
+        self._stream = asyncio.ensure_future(
+            follow(
+                self.url, body, headers=self.headers, connect_timeout=self.timeout, hear=self._hear
+            )
+        )
         self._stop = None
         self._status = "running"
         if on_recorded is not None:
@@ -313,7 +308,9 @@ class RemoteRun:
         "editedArgs": {...}}`) or give the value its schema asks for. Checked here first
         (the server checks again); once every answerable pause has its answer, they go
         to the server together as one continuation."""
-        record, entry = self._target(interrupt)
+        if self.busy:
+            raise RunBusyError("The remote run is executing; answer once it has paused.")
+        record, entry = target(self.prompt, self._mirror.foreign, interrupt)
         value = accept_answer(
             entry, data, action=None, max_bytes=self.agent.max_answer_bytes, what="The answer"
         )
@@ -322,7 +319,7 @@ class RemoteRun:
             approval = parse_approval(value)
             payload = {"approved": approval.approved}
             if approval.edited_args is not None:
-                self._check_edits(record, approval.edited_args)
+                check_edits(self._mirror.heard, record, approval.edited_args)
                 payload["editedArgs"] = approval.edited_args
         resolution = ResumeResolution(data=value, by=by)
         wire = {"interruptId": entry.id, "status": "resolved", "payload": payload}
@@ -338,7 +335,9 @@ class RemoteRun:
     ) -> AgentRunResult:
         """Decline an answerable pause; the server's model sees the reason. Sent as a
         `cancelled` resume entry with the reason in its metadata."""
-        record, entry = self._target(interrupt)
+        if self.busy:
+            raise RunBusyError("The remote run is executing; answer once it has paused.")
+        record, entry = target(self.prompt, self._mirror.foreign, interrupt)
         info = as_error_info(error, max_bytes=self.agent.max_answer_bytes)
         resolution = RejectResolution(error=info, by=by)
         wire = {
@@ -415,51 +414,39 @@ class RemoteRun:
         written (they may hold secrets); give them again to `RemoteRun.load`."""
         if self.busy:
             raise RunBusyError("Save the remote run once it rests (await remote.wait()).")
-        target = Path(path)
-        target.write_text(json.dumps(self._saved(), ensure_ascii=False), encoding="utf-8")
-        return target
+        mirror, result = self._mirror, self._result
+        saved = SavedRemoteRun(
+            url=self.url,
+            forwarded_props=self.forwarded_props,
+            prompt=mirror.prompt,
+            messages=mirror.messages,
+            state=mirror.state,
+            run_id=mirror.run_id,
+            heard=[c.interrupt for c in mirror.heard],
+            foreign=[c.interrupt for c in mirror.foreign],
+            unsent=self._answers,
+            status=self._status if self._status != "running" else "idle",
+            error=result.error if result is not None else None,
+        )
+        return write(path, saved)
 
     @classmethod
     def load(cls, path: str | Path, *, headers: Mapping[str, str] | None = None) -> RemoteRun:
-        """A remote run saved by `save`, to follow and answer again (in a new kernel)."""
-        saved = json.loads(Path(path).read_text(encoding="utf-8"))
-        if not isinstance(saved, dict) or saved.get("format") != SAVED_FORMAT:
-            raise UsageError(f"{path} is not a remote run saved by RemoteRun.save.")
-        run = cls(saved["url"], headers=headers, forwarded_props=saved.get("forwardedProps"))
-        mirror = Mirror(Prompt.model_validate(saved["prompt"]), saved.get("messages"))
-        mirror.state = saved.get("state")
-        mirror.run_id = saved.get("runId")
-        mirror.heard = [classify(i) for i in saved.get("heard", [])]
-        mirror.foreign = [classify(i) for i in saved.get("foreign", [])]
+        """A remote run saved by `save`, to follow and answer again (in a new kernel).
+        Every field is checked as it is read; a file that is not one raises `UsageError`."""
+        saved = read(path)
+        run = cls(saved.url, headers=headers, forwarded_props=saved.forwarded_props)
+        mirror = Mirror(saved.prompt, saved.messages)
+        mirror.state = saved.state
+        mirror.run_id = saved.run_id
+        mirror.heard = [classify(i) for i in saved.heard]
+        mirror.foreign = [classify(i) for i in saved.foreign]
         run._mirror = mirror
-        run._answers = dict(saved.get("unsent", {}))
-        run._status = saved.get("status", "idle")
-        error = saved.get("error")
-        if run._status != "idle":
-            run._result = AgentRunResult(
-                status=run._status,  # type: ignore[arg-type]
-                prompt=mirror.prompt,
-                pending=run.pending,
-                error=ErrorInfo.model_validate(error) if error else None,
-            )
+        run._answers = dict(saved.unsent)
+        run._status = saved.status
+        if saved.status != "idle":
+            run._result = AgentRunResult(saved.status, mirror.prompt, run.pending, saved.error)
         return run
-
-    def _saved(self) -> dict[str, Any]:
-        result = self._result
-        return {
-            "format": SAVED_FORMAT,
-            "url": self.url,
-            "forwardedProps": self.forwarded_props,
-            "prompt": self.prompt.model_dump(mode="json"),
-            "messages": self._mirror.messages,
-            "state": self._mirror.state,
-            "runId": self._mirror.run_id,
-            "heard": [c.interrupt for c in self._mirror.heard],
-            "foreign": [c.interrupt for c in self._mirror.foreign],
-            "unsent": self._answers,
-            "status": self._status,
-            "error": result.error.model_dump() if result and result.error else None,
-        }
 
     # -- the view ----------------------------------------------------------------------------
 
@@ -488,86 +475,6 @@ class RemoteRun:
         return f"<RemoteRun {self.id} {self.status} at {self.url}>"
 
     # -- inside ------------------------------------------------------------------------------
-
-    def _input_schemas(self) -> dict[str, Any]:
-        """Each paused call's input schema, as its approval's response schema shows it."""
-        schemas: dict[str, Any] = {}
-        for classified in self._mirror.heard:
-            schema = classified.interrupt.get("responseSchema")
-            binding = classified.binding or {}
-            name = binding.get("toolName")
-            if classified.kind != "tool-approval" or not isinstance(name, str):
-                continue
-            for branch in schema.get("oneOf", []) if isinstance(schema, Mapping) else []:
-                edited = (
-                    branch.get("properties", {}).get("editedArgs")
-                    if isinstance(branch, Mapping)
-                    else None
-                )
-                if isinstance(edited, Mapping):
-                    schemas[name] = dict(edited)
-        return schemas
-
-    def _check_edits(self, record: ToolCall, edited: dict[str, Any]) -> None:
-        """Edited arguments must fit the input schema the server sent with the approval."""
-        schema = self._input_schemas().get(record.name)
-        if schema is None:
-            return  # the server checks what it did not show
-        problems = [
-            ResolutionProblem(
-                json_path(error.absolute_path, "$.editedArgs"), error.message, "invalid-edited-args"
-            )
-            for error in answer_validator(schema).iter_errors(edited)
-        ]
-        if problems:
-            raise InvalidResolutionError(
-                problems, summary=f"The edited arguments do not fit {record.name}'s input"
-            )
-
-    def _target(self, interrupt_id: str | None) -> tuple[ToolCall, InterruptEntry]:
-        if self.busy:
-            raise RunBusyError("The remote run is executing; answer once it has paused.")
-        prompt = self.prompt
-        if interrupt_id is not None:
-            found = prompt.find_interrupt(interrupt_id)
-            if found is None:
-                shown = {c.interrupt.get("id") for c in self._mirror.foreign}
-                hint = (
-                    " It was shown from another producer and cannot be answered here; "
-                    "use remote.continue_with([...]) with the entry its server expects."
-                    if interrupt_id in shown
-                    else ""
-                )
-                raise UnknownInterruptError(
-                    f"This run has no answerable interrupt {interrupt_id!r}.{hint}"
-                )
-            if not found[1].is_pending:
-                raise InterruptAlreadyResolvedError(
-                    f"Interrupt {interrupt_id!r} was already answered; nothing was changed."
-                )
-            record, entry = found
-        else:
-            pending = prompt.pending()
-            if not pending:
-                raise NoPendingInterruptError(
-                    "Nothing answerable is pending here."
-                    + (
-                        " Open interrupts from another producer: use remote.continue_with."
-                        if self._mirror.foreign
-                        else ""
-                    )
-                )
-            if len(pending) > 1:
-                raise UnknownInterruptError(
-                    f"{len(pending)} interrupts are pending; say which one with "
-                    f"interrupt=<id>, one of {[e.id for _, e in pending]}."
-                )
-            record, entry = pending[0]
-        if entry.expires_at is not None and entry.expires_at <= utc_now():
-            raise InterruptExpiredError(
-                f"Interrupt {entry.id!r} expired at {entry.expires_at.isoformat()}."
-            )
-        return record, entry
 
     async def _answer(
         self,
@@ -617,29 +524,10 @@ class RemoteRun:
             body["resume"] = entries
         return body
 
-    async def _follow(self, body: dict[str, Any]) -> None:
-        httpx = _httpx()
-        headers = {"Accept": "text/event-stream", **self.headers}
-        timeout = httpx.Timeout(self.timeout, read=None)
-        async with (
-            httpx.AsyncClient(timeout=timeout) as client,
-            client.stream("POST", self.url, json=body, headers=headers) as response,
-        ):
-            if response.status_code >= 400:
-                text = (await response.aread()).decode("utf-8", "replace")
-                raise _RemoteRefused(response.status_code, text[:500])
-            async for data in sse_data(response.aiter_lines()):
-                try:
-                    event = json.loads(data)
-                except ValueError:
-                    continue
-                if not isinstance(event, dict):
-                    continue
-                self.events.append(event)
-                for change in self._mirror.hear(event):
-                    await self._emit(change)
-                if event.get("type") in ("RUN_FINISHED", "RUN_ERROR"):
-                    return
+    async def _hear(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+        for change in self._mirror.hear(event):
+            await self._emit(change)
 
     async def _settle(self, failure: BaseException | None) -> AgentRunResult:
         """The stretch's result from how it ended; its events."""
@@ -652,7 +540,7 @@ class RemoteRun:
             error = ErrorInfo(name="Cancelled", message=reason)
             self._settle_calls(self._stop)
         elif failure is not None:
-            status, error = "failed", _failure(failure)
+            status, error = "failed", describe(failure)
         elif ending is None:
             status = "failed"
             error = ErrorInfo(
@@ -683,46 +571,3 @@ class RemoteRun:
 
     async def _emit(self, event: Event) -> None:
         await self._handlers.emit(event)
-
-
-class _RemoteRefused(Exception):
-    def __init__(self, status: int, body: str) -> None:
-        self.status = status
-        self.body = body
-        super().__init__(f"The server answered HTTP {status}: {body or '(no body)'}")
-
-
-def _failure(exc: BaseException) -> ErrorInfo:
-    if isinstance(exc, _RemoteRefused):
-        return ErrorInfo(name=f"HTTP {exc.status}", message=str(exc))
-    return ErrorInfo(
-        name=type(exc).__name__, message=str(exc) or "The request to the server failed."
-    )
-
-
-def _resume_entries(entries: Iterable[Mapping[str, Any] | BaseModel]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for entry in entries:
-        wire = (
-            entry.model_dump(mode="json", by_alias=True, exclude_none=True)
-            if isinstance(entry, BaseModel)
-            else dict(entry)
-        )
-        if not isinstance(wire.get("interruptId"), str):
-            raise UsageError(f"A resume entry needs an interruptId: {wire!r}.")
-        if wire.get("status") not in ("resolved", "cancelled"):
-            raise UsageError(
-                f"A resume entry's status is 'resolved' or 'cancelled', not {wire.get('status')!r}."
-            )
-        out.append(wire)
-    return out
-
-
-def _httpx() -> Any:
-    try:
-        import httpx
-    except ImportError:  # pragma: no cover - the agui extra installs it
-        raise MissingDependencyError(
-            "RemoteRun needs httpx: pip install 'pausepoint[agui]'."
-        ) from None
-    return httpx
