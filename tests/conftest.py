@@ -40,6 +40,7 @@ POSTGRES_FILES = {"notebooks/test_durable_notebook.py"}
 # Tests over a few seconds each (measured with `pytest --durations`): a whole file, or one
 # test by its node id without the parameters.
 SLOW = {
+    "agui/test_agui_client_node.py",
     "debug/test_breakpoints.py::test_a_breakpoint_survives_a_save_and_restore_in_a_fresh_process",
     "interrupts/test_wire_binding.py::test_reader_never_raises",
     "interrupts/test_wire_tanstack_crosscheck.py",

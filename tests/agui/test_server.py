@@ -84,6 +84,10 @@ async def test_a_new_thread_runs_until_the_approval_and_names_the_clients_run(
     assert (binding["kind"], binding["toolName"]) == ("tool-approval", "refund")
     transcript = Prompt.model_validate(state_of(seen)["pausepoint"]["transcript"])
     assert (transcript.thread_id, transcript.run_id) == ("thread-1", "thread-1")
+    [snapshot] = [e for e in seen if e["type"] == "MESSAGES_SNAPSHOT"]
+    user, assistant = snapshot["messages"]
+    assert (user["id"], user["content"]) == ("user-client-run-1", "Refund order 42")
+    assert assistant["id"] == seen[2]["messageId"]  # the streamed message's id
     assert binding["interruptedRunId"] == "thread-1"
     assert executions(count) == []
 

@@ -19,7 +19,13 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from typing import Any, cast
 
-from ag_ui.core import BaseEvent, EventType, RunErrorEvent, StateSnapshotEvent
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    MessagesSnapshotEvent,
+    RunErrorEvent,
+    StateSnapshotEvent,
+)
 
 from .._json import check_text
 from ..errors import PausepointError
@@ -110,6 +116,8 @@ class Handler:
                         if started and self.store is None:
                             yield self._snapshot(run, request)
                     started = started or event.type == EventType.RUN_STARTED
+                    if isinstance(event, MessagesSnapshotEvent):
+                        event = _with_client_ids(event, request)
                     yield event
         except Exception:
             logger.exception("An AG-UI stream of run %s failed", run.id)
@@ -150,6 +158,24 @@ class Handler:
             run = await asyncio.to_thread(self.agent.new_run, prompt, store=store)
             return run, None
         return run, _next_message(request, run.prompt)
+
+
+def _with_client_ids(event: MessagesSnapshotEvent, request: Request) -> MessagesSnapshotEvent:
+    """The snapshot with the client's own ids on the user messages it sent. A client
+    replaces its messages by the snapshot's and keeps its own order; under the ids it
+    knows, a question stays before its answer instead of moving after it."""
+    ours = [m for m in event.messages if m.role == "user"]
+    renamed = {
+        mine.id: theirs
+        for mine, (theirs, text) in zip(ours, request.user_ids(), strict=False)
+        if mine.content == text
+    }
+    if not renamed or len(set(renamed.values())) != len(renamed):
+        return event
+    messages = [
+        m.model_copy(update={"id": renamed[m.id]}) if m.id in renamed else m for m in event.messages
+    ]
+    return event.model_copy(update={"messages": messages})
 
 
 def _first_prompt(request: Request) -> Prompt:

@@ -41,6 +41,10 @@ class Request:
         """The text of each user message the client sent, in order."""
         return [_text(m) for m in self.input.messages if isinstance(m, UserMessage)]
 
+    def user_ids(self) -> list[tuple[str, str]]:
+        """The id and text of each user message the client sent, in order."""
+        return [(m.id, _text(m)) for m in self.input.messages if isinstance(m, UserMessage)]
+
     @property
     def ends_with_user(self) -> bool:
         return bool(self.input.messages) and isinstance(self.input.messages[-1], UserMessage)
