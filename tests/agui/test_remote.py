@@ -135,6 +135,10 @@ def test_another_producers_interrupt_is_shown_not_answered_here_and_can_be_conti
         # The view shows it, read-only.
         cards = remote.view.pending
         assert [(c["id"], c["canResolve"]) for c in cards] == [("9f1c", False)]
+        assert cards[0]["readOnlyReason"] == (
+            "Paused elsewhere: it has no binding. Answer it from code with "
+            "remote.continue_with([...]), in the form its server expects."
+        )
         with pytest.raises(NoPendingInterruptError, match="continue_with"):
             remote.resume_sync(True)
         with pytest.raises(UnknownInterruptError, match="another producer"):

@@ -72,7 +72,11 @@ if TYPE_CHECKING:
     from ..store import RunStore
     from ..widget import RunView
 
-__all__ = ["RemoteRun"]
+__all__ = ["ANSWER_ELSEWHERE", "RemoteRun"]
+
+ANSWER_ELSEWHERE = (
+    "Answer it from code with remote.continue_with([...]), in the form its server expects."
+)
 
 
 @dataclass(frozen=True)
@@ -458,7 +462,9 @@ class RemoteRun:
             from ..widget import RunView
 
             self._view = RunView(self)
-            self._view.show_interrupts([c.interrupt for c in self._mirror.foreign])
+            self._view.show_interrupts(
+                [c.interrupt for c in self._mirror.foreign], how=ANSWER_ELSEWHERE
+            )
         return self._view
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -553,7 +559,9 @@ class RemoteRun:
         result = AgentRunResult(status, self.prompt, self.pending, error)
         self._result = result
         if self._view is not None:
-            self._view.show_interrupts([c.interrupt for c in self._mirror.foreign])
+            self._view.show_interrupts(
+                [c.interrupt for c in self._mirror.foreign], how=ANSWER_ELSEWHERE
+            )
         if status == "completed":
             await self._emit(CompletedEvent(result))
         elif status == "failed" and error is not None:

@@ -100,9 +100,10 @@ class Card:
         )
 
     @classmethod
-    def foreign(cls, classified: ClassifiedInterrupt, run_id: str) -> Card:
+    def foreign(cls, classified: ClassifiedInterrupt, run_id: str, how: str | None = None) -> Card:
         """Another producer's interrupt, shown and never answerable; its key is
-        namespaced, as its id may be one of this run's own."""
+        namespaced, as its id may be one of this run's own. `how` says how it can be
+        answered elsewhere."""
         wire = classified.interrupt
         binding = classified.binding or {}
         if classified.kind == "unbound":
@@ -110,6 +111,8 @@ class Card:
         else:
             owner = binding.get("interruptedRunId", "another run")
             why = f"It belongs to {owner}, not to this run ({run_id})."
+        if how:
+            why = f"{why} {how}"
         metadata = wire.get("metadata")
         payload = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, dict) else None
         return cls(
@@ -176,9 +179,11 @@ def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]
     return Card.own(pending, action).wire()
 
 
-def foreign_card(classified: ClassifiedInterrupt, run_id: str) -> dict[str, Any]:
-    """The wire card of another producer's interrupt."""
-    return Card.foreign(classified, run_id).wire()
+def foreign_card(
+    classified: ClassifiedInterrupt, run_id: str, how: str | None = None
+) -> dict[str, Any]:
+    """The wire card of another producer's interrupt (`how`: how to answer it elsewhere)."""
+    return Card.foreign(classified, run_id, how).wire()
 
 
 def with_unique_keys(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:

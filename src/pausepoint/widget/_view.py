@@ -114,12 +114,13 @@ class RunView(anywidget.AnyWidget):
         return classified
 
     def show_interrupts(
-        self, interrupts: Iterable[Mapping[str, Any] | BaseModel]
+        self, interrupts: Iterable[Mapping[str, Any] | BaseModel], *, how: str | None = None
     ) -> list[ClassifiedInterrupt]:
         """Show these interrupts from another producer in place of those shown before
-        (a remote run's open interrupts that this view cannot answer)."""
+        (a remote run's open interrupts that this view cannot answer); `how` tells the
+        reader how to answer them instead."""
         classified = [classify(i) for i in interrupts]
-        self._foreign = [foreign_card(c, self._run.id) for c in classified]
+        self._foreign = [foreign_card(c, self._run.id, how) for c in classified]
         cards = self.cards()
         if cards != self.pending:
             self.pending = cards
