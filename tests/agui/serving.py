@@ -12,7 +12,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,7 +19,8 @@ from types import TracebackType
 from typing import Any
 
 import httpx
-import uvicorn
+
+from pausepoint.agui import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 START_BUDGET = 60.0  # seconds a busy machine may take to start a server; not a speed test
@@ -107,25 +107,16 @@ def free_port() -> int:
 
 
 class Served:
-    """`app` served by uvicorn in a thread; `url` is its address."""
+    """`app` served from a thread of this process (`pausepoint.agui.serve`); `url` is its
+    address, without the closing slash."""
 
     def __init__(self, app: Any) -> None:
-        self._socket = socket.socket()
-        self._socket.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="off")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
-        )
+        self._app = app
+        self.url = ""
 
     def __enter__(self) -> Served:
-        self._thread.start()
-        deadline = time.monotonic() + START_BUDGET
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise AssertionError("uvicorn did not start")
-            time.sleep(0.01)
+        self._serving = serve(self._app)
+        self.url = self._serving.url.rstrip("/")
         return self
 
     def __exit__(
@@ -134,9 +125,7 @@ class Served:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        self._server.should_exit = True
-        self._thread.join(START_BUDGET)
-        self._socket.close()
+        self._serving.stop()
 
 
 class Command:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.agui.canned import free_port
+from tests.agui.serving import free_port
 from tests.helpers import until
 from tests.widget.recording import RecordingComm, comms
 
