@@ -275,8 +275,9 @@ def test_a_saved_remote_run_is_checked_field_by_field_when_read(tmp_path: Path) 
         RemoteRun.load(broken("prompt", prompt={**good["prompt"], "items": items}))
 
 
-def test_an_answer_given_twice_changes_nothing() -> None:
-    # An AG-UI tool approval with the TanStack binding, as pausepoint's server sends it.
+def approval_then_done() -> tuple[dict[str, Any], Canned]:
+    """An approval as pausepoint's server sends it (an AG-UI interrupt with its binding),
+    and a server that pauses on it, then settles the call and answers."""
     from pausepoint import Agent, ModelResponse, ScriptedModel, action, call
 
     @action(needs_approval=True)
@@ -296,15 +297,17 @@ def test_an_answer_given_twice_changes_nothing() -> None:
         *tool_call(call_id, "refund", '{"order_id": 42}', "m1"),
         {"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [interrupt]}},
     )
-    server = Canned(
-        paused,
-        stream(
-            START,
-            {"type": "TOOL_CALL_RESULT", "messageId": "r", "toolCallId": call_id, "content": "ok"},
-            *text("m2", "Done."),
-            DONE,
-        ),
+    settled = stream(
+        START,
+        {"type": "TOOL_CALL_RESULT", "messageId": "r", "toolCallId": call_id, "content": "ok"},
+        *text("m2", "Refunded order 42."),
+        DONE,
     )
+    return interrupt, Canned(paused, settled)
+
+
+def test_an_answer_given_twice_changes_nothing() -> None:
+    interrupt, server = approval_then_done()
     with serving(server.app()) as url:
         remote = RemoteRun(url)
         remote.run_sync("Refund order 42")

@@ -3,51 +3,18 @@ run is, each through a request to the AG-UI server."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.agui.canned import Canned, serving, stream
-from tests.agui.test_remote import DONE, START, text, tool_call
+from tests.agui.test_remote import DONE, START, approval_then_done, text
 from tests.helpers import until
 from tests.widget.recording import RecordingComm, recording_of
 
-from pausepoint import Agent, ModelResponse, ScriptedModel, action, call
 from pausepoint.agui import RemoteRun
-
-
-@action(needs_approval=True)
-def refund(order_id: int) -> str:
-    """Refund an order."""
-    return "ok"
-
-
-def approval() -> dict[str, Any]:
-    """An approval as pausepoint's server sends it: an AG-UI interrupt with its binding."""
-    local = Agent(
-        model=ScriptedModel([ModelResponse(tool_calls=[call("refund", order_id=42)]), "Done."]),
-        actions=[refund],
-    ).new_run("Refund order 42")
-    local.run_sync()
-    return local.agui_interrupts()[0]
 
 
 async def test_a_card_answered_in_the_view_posts_the_continuation_and_shows_the_rest(
     comms: list[RecordingComm],
 ) -> None:
-    interrupt = approval()
-    call_id = interrupt["toolCallId"]
-    server = Canned(
-        stream(
-            START,
-            *tool_call(call_id, "refund", '{"order_id": 42}', "m1"),
-            {"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [interrupt]}},
-        ),
-        stream(
-            START,
-            {"type": "TOOL_CALL_RESULT", "messageId": "r", "toolCallId": call_id, "content": "ok"},
-            *text("m2", "Refunded order 42."),
-            DONE,
-        ),
-    )
+    interrupt, server = approval_then_done()
     with serving(server.app()) as url:
         remote = RemoteRun(url)
         await remote.run("Refund order 42")
