@@ -31,6 +31,7 @@ __all__ = [
     "RunBusyError",
     "RunStateError",
     "RunSuspendedError",
+    "ServerStartError",
     "TranscriptProblem",
     "UnknownInterruptError",
     "UnsupportedSchemaVersionError",
@@ -172,6 +173,11 @@ class ResumeBatchError(PausepointError, ValueError):
 
 class MissingDependencyError(PausepointError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
+
+
+class ServerStartError(PausepointError, OSError):
+    """A server `pausepoint.agui.serve` started in the background did not come up (its
+    port was taken, or it stopped while starting)."""
 
 
 class InvalidResponseSchemaError(UsageError):

@@ -20,7 +20,7 @@ from pausepoint import (
     call,
 )
 from pausepoint.agui import RemoteRun, serve
-from pausepoint.errors import UsageError
+from pausepoint.errors import ServerStartError, UsageError
 
 SPEED = {
     "type": "object",
@@ -129,6 +129,9 @@ def test_serve_takes_an_agent_or_an_asgi_app_and_says_what_else_it_needs() -> No
     with serve(agent()) as server:
         assert server.running
         assert server.url.startswith("http://127.0.0.1:")
+        taken = int(server.url.rsplit(":", 1)[1].strip("/"))
+        with pytest.raises(ServerStartError, match=f"127.0.0.1:{taken}"):
+            serve(agent(), port=taken)
     assert not server.running
 
 

@@ -9,7 +9,7 @@ import time
 from types import TracebackType
 from typing import Any
 
-from ..errors import MissingDependencyError, UsageError
+from ..errors import MissingDependencyError, ServerStartError, UsageError
 from ..run import Agent
 
 __all__ = ["Serving", "serve"]
@@ -35,7 +35,7 @@ class Serving:
             self._socket.bind((host, port))
         except OSError as exc:
             self._socket.close()
-            raise UsageError(f"Cannot serve on {host}:{port}: {exc}.") from None
+            raise ServerStartError(f"Cannot serve on {host}:{port}: {exc}.") from None
         bound = self._socket.getsockname()[1]
         self.url = f"http://{host}:{bound}/"
         config = uvicorn.Config(asgi, log_level="warning", lifespan="off")
@@ -51,7 +51,7 @@ class Serving:
         while not self._server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError(f"The server at {self.url} did not start.")
+                raise ServerStartError(f"The server at {self.url} did not start.")
             time.sleep(0.01)
 
     @property
