@@ -352,6 +352,53 @@ def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
     nb.screenshot("nb08-end")
 
 
+# -- 09 --------------------------------------------------------------------------------
+
+
+def shown_read_only(cell: int, question: str) -> Click:
+    """The pause of another framework's agent: its question, and why it is not answerable."""
+
+    def check(nb: Any) -> None:
+        card = card_in(nb, cell, "unbound")
+        expect(card).to_contain_text(question)
+        expect(card.get_by_test_id("pp-unanswerable")).to_contain_text("it has no binding")
+        expect(card.get_by_test_id("pp-approve")).to_have_count(0)
+        nb.screenshot(f"nb09-read-only-{cell}")
+
+    return check
+
+
+def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSaved) -> None:
+    """The LangGraph and Pydantic AI pauses show read-only while they wait; the served run
+    of "Your turn" is approved in its card, and the RemoteRun in the kernel completes."""
+
+    def approve(nb: Any) -> None:
+        card = card_in(nb, 36, "tool-approval")
+        expect(card).to_contain_text("refund")
+        nb.screenshot("nb09-card")
+        card.get_by_test_id("pp-approve").click()
+        status_in(nb, 36, "completed")
+
+    nb = open_real(
+        open_saved,
+        "09-remote-agents",
+        'print("KERNEL", yours.status, "|", yours.prompt.output)',
+    )
+    walk(
+        nb,
+        {
+            25: shown_read_only(25, "Refund 30.00 on order 42?"),
+            32: shown_read_only(32, "Approve cancel_subscription"),
+            36: approve,
+        },
+    )
+
+    expect(nb.output(37).last).to_contain_text("completed - Done: refunded 12.50 for order 7.")
+    kernel_says(nb, "KERNEL completed | Done: refunded 12.50 for order 7.")
+    expect(nb.output(36).get_by_test_id("pp-card")).to_have_count(0)
+    nb.screenshot("nb09-end")
+
+
 # -- Run All ------------------------------------------------------------------------------
 
 
@@ -360,8 +407,9 @@ def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
     [
         ("01-quickstart", 'print("KERNEL", run.status, mine.status)', 8),
         ("02-approvals", 'print("KERNEL", yours.status)', 25),
+        ("09-remote-agents", 'print("KERNEL", yours.status)', 36),
     ],
-    ids=["01", "02"],
+    ids=["01", "02", "09"],
 )
 def test_run_all_leaves_a_card_for_the_reader(
     open_saved: OpenSaved, name: str, check: str, card_cell: int

@@ -3,9 +3,12 @@ what it says: each is executed in its own kernel and its outputs are checked."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -415,3 +418,142 @@ def test_debugging_shows_the_approved_run_with_its_declined_fork(executed: Execu
     (view,) = [m["state"] for m in state.values() if m["state"].get("forks")]
     assert [fork["status"] for fork in view["forks"]] == ["completed"]
     assert view["items"][-1]["text"] == "All done."
+
+
+REMOTE = "09-remote-agents.ipynb"
+TO_INSTALL = (
+    'Skipping the LangGraph part: pip install "ag-ui-langgraph[fastapi]" langgraph\n',
+    'Skipping the Pydantic AI part: pip install "pydantic-ai-slim[ag-ui]"\n',
+)
+
+
+def views(nb: NotebookNode) -> list[dict[str, Any]]:
+    """The run views' saved states."""
+    state = nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    return [model["state"] for model in state.values() if "run_id" in model["state"]]
+
+
+def assistant_texts(view: dict[str, Any]) -> list[str]:
+    return [item["text"] for item in view["items"] if item["type"] == "assistant"]
+
+
+def stderr(nb: NotebookNode) -> list[str]:
+    return [
+        output.text
+        for cell in nb.cells
+        for output in cell.get("outputs", [])
+        if output.output_type == "stream" and output.name == "stderr"
+    ]
+
+
+def assert_readers_card_waits(nb: NotebookNode) -> None:
+    waiting = text(cell_with(nb, "result = await yours.wait()"))
+    assert waiting == "Still waiting for you: Approve running refund? - answer the card above.\n"
+    (yours,) = [view for view in views(nb) if view["status"] == "interrupted"]
+    assert [(p["kind"], p["message"], p["canResolve"]) for p in yours["pending"]] == [
+        ("tool-approval", "Approve running refund?", True)
+    ]
+    assert text(cell_with(nb, "print(server)")).endswith(" running>\n")
+
+
+def test_remote_agents_answers_a_served_pausepoint_agent(executed: Execute) -> None:
+    nb = executed(REMOTE)
+    assert not stderr(nb)
+    paused = text(cell_with(nb, "server = serve(agent)"))
+    assert paused == (
+        "interrupted\n"
+        "tool-approval  Approve running refund?\n"
+        "generic        How fast should order 7 travel?\n"
+    )
+    answered = text(cell_with(nb, "approval, form = remote.pending"))
+    assert answered == (
+        "interrupted - still pending: ['How fast should order 7 travel?']\n"
+        "completed - Done: refunded 35.00 for order 42. Done: order 7 sent express.\n"
+    )
+    wire = text(cell_with(nb, "groupby(event"))
+    assert wire.startswith("RUN_STARTED\nSTEP_STARTED\n")
+    assert wire.count("RUN_STARTED\n") == 2
+    assert wire.count("RUN_FINISHED\n") == 2
+    assert "TOOL_CALL_RESULT x2\n" in wire
+    assert wire.endswith(
+        "the first RUN_FINISHED: interrupt - "
+        "['Approve running refund?', 'How fast should order 7 travel?']\n"
+    )
+    assert text(cell_with(nb, "for message in remote.messages:")) == (
+        "user       Refund order 42 and ship order 7\n"
+        "assistant  On it.\n"
+        "tool       refunded 35.00 for order 42\n"
+        "tool       order 7 sent express\n"
+        "assistant  Done: refunded 35.00 for order 42. Done: order 7 sent express.\n"
+    )
+    sealed = text(cell_with(nb, 'sealed = remote.state["pausepoint"]'))
+    assert sealed.startswith("['seal', 'transcript'] - hmac-sha256:")
+    assert sealed.endswith("\n5 items in the sealed transcript\n")
+    (first,) = [v for v in views(nb) if v["items"][0]["text"].startswith("Refund order 42")]
+    assert first["status"] == "completed"
+    assert assistant_texts(first) == [
+        "On it.",
+        "Done: refunded 35.00 for order 42. Done: order 7 sent express.",
+    ]
+    assert_readers_card_waits(nb)
+
+
+def test_remote_agents_drives_langgraph_and_pydantic_ai(executed: Execute) -> None:
+    if not all(importlib.util.find_spec(name) for name in ("ag_ui_langgraph", "pydantic_ai")):
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI installs the interop extra, which notebook 09 shows")
+        pytest.skip("the interop extra (LangGraph, Pydantic AI) is not installed")
+    nb = executed(REMOTE)
+    assert TO_INSTALL[0] not in text(cell_with(nb, "HAS_LANGGRAPH = True"))
+    graph = text(cell_with(nb, "graph_run = RemoteRun("))
+    assert graph.startswith(
+        "interrupted - answerable here: 0\n"
+        "unbound: Refund 30.00 on order 42? (Paused elsewhere: it has no binding.)\n"
+    )
+    assert text(cell_with(nb, "graph_run.continue_with(")) == (
+        "completed - Done: refunded 25.00 on order 42.\nthe graph's state: {'refunded': 25.0}\n"
+    )
+    assert TO_INSTALL[1] not in text(cell_with(nb, "HAS_PYDANTIC_AI = True"))
+    billing = text(cell_with(nb, "billing_run = RemoteRun("))
+    assert billing.startswith('interrupted - Approve cancel_subscription({"subscription":314})?\n')
+    assert text(cell_with(nb, "billing_run.continue_with(")) == (
+        "completed - Done: subscription 314 cancelled.\n"
+    )
+    said = {view["items"][0]["text"]: assistant_texts(view) for view in views(nb)}
+    assert said["Please refund order 42"] == [
+        "Order 42 qualifies for a refund of 30.00; I'll ask for approval first.",
+        "Done: refunded 25.00 on order 42.",
+    ]
+    assert said["Cancel my subscription 314"] == [
+        "Cancelling subscription 314.",
+        "Done: subscription 314 cancelled.",
+    ]
+
+
+def test_remote_agents_without_the_other_frameworks(tmp_path: Path) -> None:
+    """Without LangGraph and Pydantic AI, parts 2 and 3 say what to install and skip, and
+    the rest runs as before."""
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    for module in ("ag_ui_langgraph", "pydantic_ai"):
+        (hidden / f"{module}.py").write_text('raise ImportError("hidden by the test")\n')
+    path = os.pathsep.join(p for p in (str(hidden), os.environ.get("PYTHONPATH")) if p)
+    nb = execute(REMOTE, tmp_path, {"PYTHONPATH": path})
+    problems = errors(nb)
+    assert not problems, "\n\n".join(problems)
+    assert not stderr(nb)
+    assert text(cell_with(nb, "HAS_LANGGRAPH = True")) == TO_INSTALL[0]
+    assert text(cell_with(nb, "HAS_PYDANTIC_AI = True")) == TO_INSTALL[1]
+    skipped = [
+        c
+        for c in nb.cells
+        if c.cell_type == "code"
+        and c.source.startswith("if HAS_")
+        and "print(server)" not in c.source
+    ]
+    assert len(skipped) == 7
+    for cell in skipped:
+        said = text(cell)
+        assert said.startswith("Skipped: ") or said == "", cell.source
+    assert "completed - Done: refunded 35.00" in text(cell_with(nb, "approval, form = "))
+    assert_readers_card_waits(nb)
