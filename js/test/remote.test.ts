@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { hostOf, remoteOf } from "../src/lib/remote";
 import { finished } from "./fixtures-past";
-import { FakeModel, initialize, mount } from "./helpers";
+import { approvalCard, FakeModel, initialize, mount } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
@@ -45,6 +45,24 @@ describe("a run served elsewhere (RemoteRun)", () => {
     expect(remote.view.q("pp-continue")).not.toBeNull();
     expect(remote.view.q("pp-retry")).toBeNull();
     remote.done();
+  });
+});
+
+describe("the header's count of pauses", () => {
+  const shown = { ...approvalCard, id: "lg-1", key: "foreign:lg-1", kind: "unbound", canResolve: false, readOnlyReason: "no binding" };
+
+  it("counts only the pauses a click can answer as waiting for you", () => {
+    const { view, done } = setup({ status: "interrupted", items: [], pending: [approvalCard, shown] });
+    expect(view.get("pp-pending-jump").textContent).toContain("1 waits for you");
+    done();
+  });
+
+  it("says a pause answered elsewhere is shown, not that it waits for you", () => {
+    const { view, done } = setup({ status: "interrupted", items: [], pending: [shown], meta: remoteMeta });
+    const jump = view.get("pp-pending-jump");
+    expect(jump.textContent).toContain("1 pause is shown, not answerable here");
+    expect(jump.textContent).not.toContain("waits for you");
+    done();
   });
 });
 

@@ -51,7 +51,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
 
   return html`<${GoneContext.Provider} value=${gone}><div class="pp-root">
     <${Boundary} value=${error ?? status} label="header">
-      <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.length}
+      <${Header} status=${status} runId=${runId} startedAt=${startedAt ?? null} pendingCount=${pending.filter((c) => c.canResolve !== false).length} shownCount=${pending.filter((c) => c.canResolve === false).length}
         error=${error ?? null} meta=${meta ?? null} items=${items} gone=${gone} />
     </${Boundary}>
     ${gone ? html`<${KernelGone} model=${model} />` : null}

@@ -13,6 +13,8 @@ export interface HeaderProps {
   runId: string;
   startedAt: number | null;
   pendingCount: number;
+  /** Pauses shown but not answerable here (another producer's). */
+  shownCount?: number;
   error: ErrorInfo | null;
   meta: Record<string, unknown> | null;
   items: Item[];
@@ -63,7 +65,7 @@ function goToFirstCard(event: Event) {
   card.querySelector<HTMLElement>("button:not(:disabled), input:not(:disabled), textarea:not(:disabled), select:not(:disabled)")?.focus();
 }
 
-export function Header({ status, runId, startedAt, pendingCount, error, meta, items, gone = false }: HeaderProps) {
+export function Header({ status, runId, startedAt, pendingCount, shownCount = 0, error, meta, items, gone = false }: HeaderProps) {
   const kernel = useKernel();
   const running = status === "running" && !gone;
   const now = useNow(running && typeof startedAt === "number");
@@ -83,7 +85,11 @@ export function Header({ status, runId, startedAt, pendingCount, error, meta, it
         ? html`<button type="button" class="pp-button pp-button-quiet pp-pending-jump" data-testid="pp-pending-jump" onClick=${goToFirstCard}>
           ${pendingCount === 1 ? "1 waits for you" : `${pendingCount.toLocaleString("en-US")} wait for you`} ↓
         </button>`
-        : null
+        : shownCount > 0 && !gone
+          ? html`<button type="button" class="pp-button pp-button-quiet pp-pending-jump" data-testid="pp-pending-jump" onClick=${goToFirstCard}>
+            ${shownCount === 1 ? "1 pause is shown, not answerable here" : `${shownCount.toLocaleString("en-US")} pauses are shown, not answerable here`} ↓
+          </button>`
+          : null
     }
     ${remote !== null ? html`<span class="pp-muted pp-remote" data-testid="pp-remote" title=${remote}>served at ${hostOf(remote)}</span>` : null}
     <div class="pp-header-right">
