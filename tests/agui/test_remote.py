@@ -369,3 +369,23 @@ def test_a_call_the_server_never_settled_ends_cancelled_when_the_run_finishes(
     assert (record.cancellation.by, record.cancellation.reason) == ("server", UNSETTLED)
     # What the loop accepted saves and loads back unchanged.
     assert RemoteRun.load(remote.save(tmp_path / "r.json")).prompt == remote.prompt
+
+
+def test_an_answer_only_in_the_messages_snapshot_joins_the_transcript_once() -> None:
+    snapshot = {
+        "type": "MESSAGES_SNAPSHOT",
+        "messages": [
+            {"id": "u1", "role": "user", "content": "Hi"},
+            {"id": "m1", "role": "assistant", "content": "Streamed."},
+            {"id": "m2", "role": "assistant", "content": "Written by a node, never streamed."},
+        ],
+    }
+    server = Canned(stream(START, *text("m1", "Streamed."), snapshot, DONE))
+    with serving(server.app()) as url:
+        remote = RemoteRun(url)
+        result = remote.run_sync("Hi")
+
+    texts = [i.text for i in remote.prompt.items if isinstance(i, AssistantMessage)]
+    assert texts == ["Streamed.", "Written by a node, never streamed."]
+    assert result.output == "Written by a node, never streamed."
+    assert remote.messages == snapshot["messages"]

@@ -207,11 +207,46 @@ class Mirror:
         if not isinstance(messages, list):
             return out
         self.messages = [dict(m) for m in messages if isinstance(m, Mapping)]
+        out.extend(self._unstreamed())
         # A server may report a call's result only here (a graph node that wrote it).
         for message in self.messages:
             record = self._records.get(str(message.get("toolCallId") or ""))
             if message.get("role") == "tool" and record is not None and record.status == "running":
                 out.extend(self._settle(record, message.get("content")))
+        return out
+
+    def _unstreamed(self) -> list[Event]:
+        """Assistant messages the snapshot holds that no event streamed (a graph node that
+        wrote its message itself): into the transcript, after what is there. A message is
+        known when its text was streamed or one of its calls was seen."""
+        streamed = [
+            item.text
+            for item in self.prompt.items
+            if isinstance(item, AssistantMessage) and item.text
+        ]
+        out: list[Event] = []
+        for message in self.messages:
+            if message.get("role") != "assistant":
+                continue
+            content = message.get("content")
+            text = content if isinstance(content, str) else ""
+            calls = [c for c in message.get("toolCalls") or [] if isinstance(c, Mapping)]
+            if any(str(c.get("id")) in self._records for c in calls):
+                continue
+            if text and text in streamed:
+                streamed.remove(text)
+                continue
+            if not text and not calls:
+                continue
+            self._draft = _Draft(str(message.get("id") or ""), [text])
+            for call in calls:
+                function = call.get("function")
+                if not isinstance(function, Mapping):
+                    continue
+                draft_call = _Call(str(call.get("id") or ""), str(function.get("name") or ""))
+                draft_call.args.append(str(function.get("arguments") or ""))
+                self._draft.calls[draft_call.id] = draft_call
+            out.extend(self._flush(into_history=False))
         return out
 
     def _custom(self, event: Mapping[str, Any]) -> list[Event]:
@@ -271,9 +306,9 @@ class Mirror:
             return None
         return draft.calls.get(call_id)
 
-    def _flush(self) -> list[Event]:
+    def _flush(self, *, into_history: bool = True) -> list[Event]:
         """The streamed message, into the transcript: the assistant message, then a
-        running record of each of its calls."""
+        running record of each of its calls (and into the history, `into_history`)."""
         draft, self._draft = self._draft, None
         if draft is None:
             return []
@@ -291,7 +326,8 @@ class Mirror:
                 }
                 for r in requests
             ]
-        self.messages.append(wire)
+        if into_history:
+            self.messages.append(wire)
         out: list[Event] = [MessageEvent(message)]
         now = utc_now()
         for request in requests:
