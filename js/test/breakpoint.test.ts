@@ -161,9 +161,9 @@ describe("debug panel", () => {
     expect(turn.textContent).toContain("gpt-x");
     expect(turn.textContent).toContain("1.500 s");
     expect(turn.textContent).toContain("input_tokens 7");
-    const bars = view.qa("pp-timeline-bar");
-    expect(bars.map((b) => b.dataset.kind)).toEqual(["model"]);
-    expect(bars[0]!.getAttribute("title")).toBe("model request · gpt-x · 1.50 s");
+    const rows = view.qa("pp-waterfall-row");
+    expect(rows.map((b) => b.dataset.kind)).toEqual(["model"]);
+    expect(rows[0]!.getAttribute("title")).toBe("Step 1 of 1, model turn: gpt-x · 7 tokens · 1.50 s, began as the run did (input_tokens 7)");
     click(view.get("pp-show-request"));
     expect(model.lastRequest()).toEqual({ type: "model_request", turn: 0, requestId: expect.any(String) });
     await model.respond({ ok: true, value: { turn: 0, instructions: "Be kind.", items: [], actions: [] } });

@@ -2,7 +2,6 @@ import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { answerText } from "../src/components/Branches";
 import { LIST_ROWS } from "../src/components/DebugPanel";
-import { TIMELINE_BARS, timelineWindow } from "../src/components/Timeline";
 import type { Item } from "../src/types";
 import { finished, T } from "./fixtures-past";
 import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
@@ -65,7 +64,7 @@ describe("the step slider", () => {
       ["refund", "interrupted"],
     ]);
     expect(view.get("pp-past").textContent).not.toContain("Refund succeeded.");
-    expect(view.qa("pp-timeline-bar")[4]!.getAttribute("aria-current")).toBe("step");
+    expect(view.qa("pp-waterfall-row")[4]!.getAttribute("aria-current")).toBe("step");
     // The live transcript is untouched.
     expect(view.el.querySelector('.pp-transcript:not(.pp-past .pp-transcript) [data-name="refund"]')!.getAttribute("data-status")).toBe("succeeded");
 
@@ -178,11 +177,11 @@ describe("the step slider", () => {
     expect(view.get("pp-scrubber-range").getAttribute("aria-valuetext")).toBe("Step 3001 of 4000: Asking the model (m)");
     expect(view.get("pp-scrubber").querySelectorAll("*").length).toBeLessThan(1000);
     expect(within(view.get("pp-past")).get("pp-earlier").textContent).toContain("1,461 earlier steps");
-    // The timeline draws the stretch around that step, not all 4,000.
-    const bars = view.qa("pp-timeline-bar");
-    expect(bars).toHaveLength(TIMELINE_BARS);
-    expect(bars.findIndex((bar) => bar.getAttribute("aria-current") === "step")).toBe(TIMELINE_BARS / 2);
-    expect(view.get("pp-timeline-range").textContent).toBe("Timeline of steps 2,901–3,100 of 4,000");
+    // The waterfall sums the 4,000 steps into bands, with the slider's step marked.
+    expect(view.get("pp-waterfall").dataset.mode).toBe("bands");
+    expect(view.qa("pp-waterfall-row")).toHaveLength(0);
+    expect(view.q("pp-waterfall-current")).not.toBeNull();
+    expect(view.get("pp-waterfall-range").textContent).toContain("Steps 1–4,000 of 4,000");
     // The panel's list of turns shows the last ones; the whole view stays small.
     const turns = view.qa("pp-debug-turn");
     expect(turns.map((t) => t.dataset.turn)).toEqual(Array.from({ length: LIST_ROWS }, (_, i) => String(2000 - LIST_ROWS + i)));
@@ -297,16 +296,6 @@ describe("comparing a fork with this run", () => {
     expect(view.get("pp-branches").textContent).toContain("has no fork");
     expect(view.qa("pp-branch")).toHaveLength(0);
     done();
-  });
-});
-
-describe("the timeline of a long run", () => {
-  it("draws the last steps live, and the stretch around the step the slider is at", () => {
-    expect(timelineWindow(50, null)).toEqual([0, 50]);
-    expect(timelineWindow(4000, null)).toEqual([3800, 4000]);
-    expect(timelineWindow(4000, 3000)).toEqual([2900, 3100]);
-    expect(timelineWindow(4000, 10)).toEqual([0, 200]);
-    expect(timelineWindow(4000, 3990)).toEqual([3800, 4000]);
   });
 });
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { duration } from "../src/components/Timeline";
 import { stepsOf } from "../src/lib/past";
 import type { Item } from "../src/types";
 
@@ -53,11 +52,5 @@ describe("timeline", () => {
     expect(bars[0]!.end! - bars[0]!.start).toBe(250_000); // microseconds
     expect(bars[2]!.end! - bars[2]!.start).toBe(2_000_000);
     expect(bars[3]!.end).toBeNull(); // still running
-  });
-
-  it("words durations for the hover text", () => {
-    expect(duration(250)).toBe("250 ms");
-    expect(duration(2000)).toBe("2.00 s");
-    expect(duration(125_000)).toBe("2 min 5 s");
   });
 });

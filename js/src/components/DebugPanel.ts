@@ -112,7 +112,7 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   return html`<details class="pp-debug" data-testid="pp-debug" open
     onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
     <summary>Debug</summary>
-    <${Timeline} steps=${steps} current=${at} />
+    <${Timeline} steps=${steps} current=${at} items=${items} onPick=${setAt} />
     <${Scrubber} items=${items} steps=${steps} at=${at} onMove=${setAt} />
     ${turns.button}
     <ol class="pp-debug-turns" start=${turns.rows[0] ? turns.rows[0].turn + 1 : 1}>
