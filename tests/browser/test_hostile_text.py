@@ -232,13 +232,13 @@ def test_each_surface_shows_markers_for_hidden_characters(open_notebook: OpenNot
     run = nb.output(0).locator(".pp-root")
     expect(nb.output(1).last).to_contain_text("FORKED 1", timeout=60_000)
 
-    # The Debug panel: the turn's model, usage and finish reason; the timeline's tooltips.
+    # The Debug panel: the turn's model, usage and finish reason; the waterfall's tooltips.
     run.get_by_test_id("pp-debug").locator("summary").click()
     turn = run.get_by_test_id("pp-debug-turn").first
     _markers(turn.get_by_test_id("pp-debug-model"), "U+202E")
     _markers(turn.get_by_test_id("pp-debug-usage"), "U+200B")
     _markers(turn.get_by_test_id("pp-debug-finish"), "U+202E")
-    titles = run.get_by_test_id("pp-timeline-bar").evaluate_all("bars => bars.map(b => b.title)")
+    titles = run.get_by_test_id("pp-waterfall-row").evaluate_all("rows => rows.map(r => r.title)")
     assert any("⟦U+202E⟧" in t for t in titles), titles
     _no_raw(run, "Debug panel")
 

@@ -258,13 +258,13 @@ export function Waterfall({
             </div>`
       }
     </div>
-    <p class="pp-muted pp-wf-readout" data-testid="pp-waterfall-readout">${
-      hovered !== null && binned[hovered]
-        ? binWords(binned[hovered]!, whole.from)
-        : paths
-          ? "Point at the bands to read a stretch; click to zoom in there."
-          : ""
-    }</p>
+    ${
+      paths
+        ? html`<p class="pp-muted pp-wf-readout" data-testid="pp-waterfall-readout">${
+            hovered !== null && binned[hovered] ? binWords(binned[hovered]!, whole.from) : "Point at the bands to read a stretch; click to zoom in there."
+          }</p>`
+        : null
+    }
     ${
       shown.longest.length > 0
         ? html`<div class="pp-wf-costs">
@@ -273,7 +273,7 @@ export function Waterfall({
             ${shown.longest.map((index) => {
               const step = steps[index]!;
               return html`<li><button type="button" class=${`pp-button pp-button-quiet pp-wf-cost pp-wf-${step.kind}`} data-testid="pp-waterfall-cost"
-                data-step=${index} title=${describe(index)} onClick=${() => pick(index)}>
+                data-step=${index} data-kind=${step.kind} title=${describe(index)} onClick=${() => pick(index)}>
                 <span class="pp-wf-swatch" aria-hidden="true"></span><strong>${took(Math.max(step.start, step.end ?? now) - step.start)}</strong> ${revealText(
                   `${KIND_WORDS[step.kind]} · ${step.label}`,
                 )} <span class="pp-muted">step ${count(index + 1)}</span>

@@ -65,15 +65,24 @@ export function isWhole(view: Stretch, whole: Stretch): boolean {
   return view.from <= whole.from && view.to >= whole.to;
 }
 
-/** The stretch around `steps[index]` and `around` steps either side of it. */
+/** The stretch around `steps[index]` and `neighbours` steps either side of it, with a
+ * margin that stops short of the steps beyond them. */
 export function around(steps: readonly Step[], index: number, now: number, whole: Stretch, neighbours = 10): Stretch {
-  const first = steps[Math.max(0, index - neighbours)]!;
-  const last = steps[Math.min(steps.length - 1, index + neighbours)]!;
-  const step = steps[index]!;
-  const from = Math.min(first.start, step.start);
-  const to = Math.max(endOf(last, now), endOf(step, now), from + MIN_WIDTH);
+  const lo = Math.max(0, index - neighbours);
+  const hi = Math.min(steps.length - 1, index + neighbours);
+  let from = Number.POSITIVE_INFINITY;
+  let to = Number.NEGATIVE_INFINITY;
+  for (let i = lo; i <= hi; i += 1) {
+    from = Math.min(from, steps[i]!.start);
+    to = Math.max(to, endOf(steps[i]!, now));
+  }
+  to = Math.max(to, from + MIN_WIDTH);
   const margin = (to - from) * 0.02;
-  return within({ from: from - margin, to: to + margin }, whole);
+  const before = steps[lo - 1];
+  const after = steps[hi + 1];
+  const start = before ? Math.min(from, Math.max(from - margin, (endOf(before, now) + from) / 2)) : from - margin;
+  const end = after ? Math.max(to, Math.min(to + margin, (after.start + to) / 2)) : to + margin;
+  return within({ from: start, to: end }, whole);
 }
 
 // -- words for times ------------------------------------------------------------------
@@ -120,10 +129,13 @@ const SPACINGS: readonly number[] = [
   24 * HOUR,
 ];
 
-/** The smallest spacing that puts at most `most` ticks over `width`. */
+/** The smallest spacing that puts at most `most` spacings over `width`, or the largest
+ * that fits in it when that one would leave a stretch with no tick. */
 export function tickSpacing(width: number, most: number): number {
   const wanted = width / Math.max(1, most);
-  return SPACINGS.find((s) => s >= wanted) ?? Math.ceil(wanted / (24 * HOUR)) * 24 * HOUR;
+  const spacing = SPACINGS.find((s) => s >= wanted) ?? Math.ceil(wanted / (24 * HOUR)) * 24 * HOUR;
+  const fitting = SPACINGS.filter((s) => s <= width);
+  return spacing <= width ? spacing : (fitting[fitting.length - 1] ?? spacing);
 }
 
 function decimals(spacing: number, unit: number): number {
@@ -139,7 +151,7 @@ export function tickLabel(t: number, spacing: number): string {
   if (t < HOUR) {
     const minutes = Math.floor(t / MINUTE);
     const rest = t - minutes * MINUTE;
-    if (spacing >= MINUTE && rest === 0) return `${minutes} min`;
+    if (rest === 0) return `${minutes} min`;
     return `${minutes} min ${(rest / SECOND).toFixed(decimals(spacing, SECOND))} s`;
   }
   const hours = Math.floor(t / HOUR);
@@ -155,7 +167,8 @@ export interface Tick {
   label: string;
 }
 
-/** At most `most` ticks over `view`, at round times since the run began (`origin`). */
+/** Ticks over `view` at round times since the run began (`origin`), `most` spacings at
+ * most (so `most` + 1 ticks when both ends fall on one). */
 export function axisTicks(view: Stretch, origin: number, most = 8): Tick[] {
   const width = view.to - view.from;
   if (!(width > 0)) return [];
