@@ -223,7 +223,7 @@ def a_fork_holds_its_parent_interrupt(prompt: Prompt) -> Iterator[Problem]:
     """A fork reopens the interrupt it was made at under the same id; without it there is
     nothing to answer differently and no way to tell the fork's branch from its parent's."""
     origin = prompt.parent
-    if origin is None:
+    if origin is None or origin.interrupt_id is None:
         return
     if not any(entry.id == origin.interrupt_id for _, entry in _entries(prompt)):
         yield Problem(
@@ -328,7 +328,8 @@ def _passes(prompt: Prompt, *, full: bool) -> tuple[bool, bool]:
                 texts.append(item.text)
         else:
             return _FAILS
-    if prompt.parent is not None and prompt.parent.interrupt_id not in ids:
+    parent = prompt.parent
+    if parent is not None and parent.interrupt_id is not None and parent.interrupt_id not in ids:
         return _FAILS
     if not is_plain_json(values):
         return _FAILS

@@ -22,7 +22,7 @@ from .errors import UnsupportedSchemaVersionError
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "migrate"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The version this pausepoint writes."""
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
@@ -60,7 +60,19 @@ def _add_set_aside(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-MIGRATIONS: dict[int, Migration] = {1: _add_timing, 2: _add_who, 3: _add_set_aside}
+def _add_fork_points(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 5 records forks made at a tool call or a model turn (`ForkOrigin`'s
+    `tool_call_id`, `turn` and `edited`). A version-4 fork was made at an interrupt: it
+    reads as it is."""
+    return data
+
+
+MIGRATIONS: dict[int, Migration] = {
+    1: _add_timing,
+    2: _add_who,
+    3: _add_set_aside,
+    4: _add_fork_points,
+}
 """Upgrades by the version they read: ``MIGRATIONS[n]`` turns a version-n dict into n + 1."""
 
 

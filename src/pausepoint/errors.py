@@ -13,6 +13,7 @@ from typing import Literal
 __all__ = [
     "ActionTimeoutError",
     "AnswerTooLargeError",
+    "ForkMovedOnError",
     "InterruptAlreadyResolvedError",
     "InterruptExpiredError",
     "InterruptWireError",
@@ -95,6 +96,10 @@ class InterruptAlreadyResolvedError(RunStateError):
 
 class InterruptExpiredError(RunStateError):
     """The interrupt's `expires_at` has passed; it can no longer be answered."""
+
+
+class ForkMovedOnError(RunStateError):
+    """A fork's items were to be edited after it had asked the model again."""
 
 
 class InterruptWireError(PausepointError, ValueError):

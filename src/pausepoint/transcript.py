@@ -328,10 +328,25 @@ class ModelPause(_Model):
 
 
 class ForkOrigin(_Model):
-    """Where a forked run came from: its parent run and the interrupt it was forked at."""
+    """Where a forked run came from: its parent run and the point it went back to, one
+    of an interrupt (`interrupt_id`: that pause open again), a tool call (`tool_call_id`:
+    paused before it runs again) or a model turn (`turn`: paused before the model is
+    asked again). `edited` lists the items changed before the model was asked again."""
 
     run_id: str
-    interrupt_id: str
+    interrupt_id: str | None = None
+    tool_call_id: str | None = None
+    turn: int | None = None
+    edited: list[int] = Field(default_factory=list)
+
+    @property
+    def point(self) -> Literal["interrupt", "tool call", "turn", "unknown"]:
+        """What the fork went back to (``"unknown"``: a store kept only its parent)."""
+        if self.interrupt_id is not None:
+            return "interrupt"
+        if self.tool_call_id is not None:
+            return "tool call"
+        return "turn" if self.turn is not None else "unknown"
 
 
 class Prompt(_Model):

@@ -68,7 +68,7 @@ from ._remote_saved import SavedRemoteRun, read, write
 
 if TYPE_CHECKING:
     from ..models import ModelRequest
-    from ..run import AgentRun, Debugger
+    from ..run import AgentRun, Debugger, ModelTurn
     from ..store import RunStore
     from ..widget import RunView
 
@@ -211,7 +211,7 @@ class RemoteRun:
     def model_request(self, turn: int) -> ModelRequest:
         raise UsageError("What a remote run's model was sent is known only to its server.")
 
-    def fork(self, *, at: str) -> AgentRun:
+    def fork(self, *, at: str | ModelTurn) -> AgentRun:
         raise UsageError("A remote run cannot be forked from here; fork it on its server.")
 
     def on(self, name: EventName, handler: EventHandler) -> Callable[[], None]:

@@ -22,6 +22,7 @@ from ._events import (
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
 )
+from ._forks import ModelTurn, fork_name
 from ._notebook import blocking
 from ._result import AgentRunResult, EndStatus, RunStatus
 from ._run import AgentRun, OnRecorded
@@ -47,6 +48,7 @@ __all__ = [
     "Interrupted",
     "InterruptedEvent",
     "MessageEvent",
+    "ModelTurn",
     "OnRecorded",
     "PendingInterrupt",
     "Ready",
@@ -63,4 +65,5 @@ __all__ = [
     "as_error_info",
     "blocking",
     "derive_state",
+    "fork_name",
 ]

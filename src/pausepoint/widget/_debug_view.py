@@ -1,35 +1,51 @@
-"""The view's debugging requests: what the model was sent for a turn, forks, and two
-branches side by side from a fork point; and the list of forks kept current."""
+"""The view's debugging requests: what the model was sent for a turn, forks (at an
+interrupt, a tool call or a model turn), and two branches side by side from a fork point;
+and the list of forks, named by what made them, kept current."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..run import Event, TextDeltaEvent
-from ..transcript import ToolCall
+from ..run import Event, ModelTurn, TextDeltaEvent, fork_name
+from ..transcript import AssistantMessage, ToolCall
 
 if TYPE_CHECKING:
+    from ..run import AgentRun
     from ._viewed import ViewedRun
 
-__all__ = ["DEBUG_REQUESTS", "ForkFollower", "answer_debug_request", "branches", "forks_of"]
+__all__ = [
+    "DEBUG_REQUESTS",
+    "ForkFollower",
+    "answer_debug_request",
+    "branches",
+    "fork_point_of",
+    "forks_of",
+]
 
 DEBUG_REQUESTS = frozenset({"model_request", "fork", "branches"})
 
 
 def forks_of(run: ViewedRun) -> list[dict[str, Any]]:
-    """The runs forked from `run` in this process, for the view's list."""
-    return [
-        {
-            "runId": fork.id,
-            "interruptId": fork.prompt.parent.interrupt_id if fork.prompt.parent else None,
-            "status": fork.status,
-            "items": len(fork.prompt.items),
-        }
-        for fork in run.forks
-    ]
+    """The runs forked from `run` in this process, for the view's list: each named by
+    what made it, with the point it went back to."""
+    out = []
+    for fork in run.forks:
+        origin = fork.prompt.parent
+        out.append(
+            {
+                "runId": fork.id,
+                "name": fork_name(fork.prompt) or f"fork of {run.id}",
+                "interruptId": origin.interrupt_id if origin else None,
+                "toolCallId": origin.tool_call_id if origin else None,
+                "turn": origin.turn if origin else None,
+                "status": fork.status,
+                "items": len(fork.prompt.items),
+            }
+        )
+    return out
 
 
 class ForkFollower:
@@ -58,45 +74,122 @@ class ForkFollower:
         self._offs.clear()
 
 
-def _fork_point(prompt_items: list[Any], interrupt_id: str) -> tuple[int, ToolCall, Any]:
-    for index, item in enumerate(prompt_items):
-        if isinstance(item, ToolCall):
-            for entry in item.interrupts:
-                if entry.id == interrupt_id:
-                    return index, item, entry
-    raise UsageError(f"No tool call in this transcript paused with interrupt {interrupt_id!r}.")
+_SAID = 200
+"""The longest account in words of what a branch did at its fork point."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Point:
+    """Where a fork went back to, in its parent: the item it starts at, and how to read
+    what each branch did there."""
+
+    index: int
+    kind: str
+    tool_name: str
+    message: str
+    interrupt_id: str | None
+
+
+def _fork_point(run: ViewedRun, fork: AgentRun) -> _Point:
+    origin = fork.prompt.parent
+    assert origin is not None
+    items = run.prompt.items
+    if origin.interrupt_id is not None:
+        for index, item in enumerate(items):
+            if isinstance(item, ToolCall):
+                for entry in item.interrupts:
+                    if entry.id == origin.interrupt_id:
+                        return _Point(index, entry.kind, item.name, entry.message, entry.id)
+    elif origin.tool_call_id is not None:
+        for index, item in enumerate(items):
+            if isinstance(item, ToolCall) and item.id == origin.tool_call_id:
+                return _Point(index, "tool call", item.name, f"Before {item.name} ran", None)
+    elif origin.turn is not None:
+        turns = [i for i, item in enumerate(items) if isinstance(item, AssistantMessage)]
+        if 0 <= origin.turn < len(turns):
+            return _Point(turns[origin.turn], "turn", "", f"Before turn {origin.turn}", None)
+    raise UsageError(f"Run {run.id} no longer holds the point fork {fork.id} was made at.")
+
+
+def _said(of: ViewedRun, point: _Point, fork: bool) -> tuple[Any, str]:
+    """What a branch did at the fork point: its answer there (an interrupt fork) and,
+    in words, what it decided."""
+    items = of.prompt.items
+    if point.kind == "turn":
+        if not fork:
+            return None, "Asked the model"
+        return None, "Asked the model again" if len(items) > point.index else "Not asked yet"
+    record = items[point.index] if point.index < len(items) else None
+    if not isinstance(record, ToolCall):
+        return None, "Not there"
+    decisions = record.decisions()
+    if point.interrupt_id is not None:
+        ids = [e.id for e in record.interrupts]
+        at = ids.index(point.interrupt_id) if point.interrupt_id in ids else None
+        entry = record.interrupts[at] if at is not None else None
+        answer = entry.resolution if entry is not None else None
+        decision = decisions[at] if at is not None else None
+        return (
+            answer.model_dump(mode="json") if answer is not None else None,
+            decision.words if decision is not None else "Not answered yet",
+        )
+    said = [d.words for d in decisions if d is not None]
+    if not said:
+        return None, f"Ran as the model asked ({record.status})" if not fork else "Not answered yet"
+    return None, "; ".join(said)
 
 
 def branches(run: ViewedRun, fork_id: str) -> dict[str, Any]:
-    """This run and its fork `fork_id` from the fork point on: each one's answer to the
-    interrupt it was forked at, its status, and its items from that tool call on."""
+    """This run and its fork `fork_id` from the fork point on: what each did there (its
+    answer to the interrupt it was forked at, the arguments it ran the call with, the
+    turn it asked again), its status, and its items from that point on."""
     fork = next((f for f in run.forks if f.id == fork_id), None)
     if fork is None or fork.prompt.parent is None:
         known = [f.id for f in run.forks]
         raise UsageError(
             f"Run {run.id} has no fork {fork_id!r} in this kernel; its forks: {known or 'none'}."
         )
-    interrupt_id = fork.prompt.parent.interrupt_id
-    index, record, entry = _fork_point(list(run.prompt.items), interrupt_id)
+    point = _fork_point(run, fork)
 
-    def branch(of: ViewedRun) -> dict[str, Any]:
-        _, _, answered = _fork_point(list(of.prompt.items), interrupt_id)
-        resolution = answered.resolution
+    def branch(of: ViewedRun, is_fork: bool) -> dict[str, Any]:
+        answer, said = _said(of, point, is_fork)
+        if len(said) > _SAID:  # the whole answer travels in `answer`, as a preview
+            said = said[: _SAID - 1] + "…"
         return {
             "runId": of.id,
             "status": of.status,
-            "answer": resolution.model_dump(mode="json") if resolution is not None else None,
-            "items": [item.model_dump(mode="json") for item in of.prompt.items[index:]],
+            "answer": answer,
+            "said": said,
+            "items": [item.model_dump(mode="json") for item in of.prompt.items[point.index :]],
         }
 
     return {
-        "interruptId": interrupt_id,
-        "kind": entry.kind,
-        "toolName": record.name,
-        "message": entry.message,
-        "parent": branch(run),
-        "fork": branch(fork),
+        "interruptId": point.interrupt_id,
+        "kind": point.kind,
+        "toolName": point.tool_name,
+        "message": point.message,
+        "name": fork_name(fork.prompt),
+        "parent": branch(run, False),
+        "fork": branch(fork, True),
     }
+
+
+def fork_point_of(content: dict[str, Any]) -> str | ModelTurn:
+    """The point a view's `fork` request goes back to: `interrupt` or `call` (an id), or
+    `turn` (a model turn's number)."""
+    given = [key for key in ("interrupt", "call", "turn") if content.get(key) is not None]
+    if len(given) != 1:
+        raise UsageError(
+            "A fork request needs one of interrupt: <id>, call: <tool call id> or turn: <int>."
+        )
+    value = content[given[0]]
+    if given[0] == "turn":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise UsageError("A fork request's turn is an int (0 = the first assistant turn).")
+        return ModelTurn(value)
+    if not isinstance(value, str):
+        raise UsageError(f"A fork request's {given[0]} is an id (a string).")
+    return value
 
 
 def answer_debug_request(run: ViewedRun, content: dict[str, Any]) -> dict[str, Any]:
@@ -119,8 +212,10 @@ def answer_debug_request(run: ViewedRun, content: dict[str, Any]) -> dict[str, A
         if not isinstance(fork_id, str):
             raise UsageError("A branches request needs fork: <run id>.")
         return branches(run, fork_id)
-    interrupt = content.get("interrupt")
-    if not isinstance(interrupt, str):
-        raise UsageError("A fork request needs interrupt: <id>.")
-    fork = run.fork(at=interrupt)
-    return {"runId": fork.id, "interruptId": interrupt}
+    fork = run.fork(at=fork_point_of(content))
+    origin = fork.prompt.parent
+    return {
+        "runId": fork.id,
+        "name": fork_name(fork.prompt),
+        "interruptId": origin.interrupt_id if origin else None,
+    }

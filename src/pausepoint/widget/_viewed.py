@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         Debugger,
         EventHandler,
         EventName,
+        ModelTurn,
         OnRecorded,
         PendingInterrupt,
         RunStatus,
@@ -110,4 +111,4 @@ class ViewedRun(Protocol):
 
     def model_request(self, turn: int) -> ModelRequest: ...
 
-    def fork(self, *, at: str) -> AgentRun: ...
+    def fork(self, *, at: str | ModelTurn) -> AgentRun: ...
