@@ -6,8 +6,11 @@
  * views saved with the notebook; `render` draws one view. Each returns the cleanup that
  * removes every listener and timer it added.
  */
+
+import type { Host } from "@anywidget/types";
 import { h, render as renderPreact } from "preact";
 import { App } from "./components/App";
+import { HostContext } from "./components/ForkView";
 import { Inbox } from "./components/Inbox";
 import { keepRunViewsInNotebook } from "./kernel/persist";
 import { createRequests, KernelContext } from "./kernel/requests";
@@ -22,7 +25,8 @@ function isInbox(model: Model): boolean {
 
 export interface Widget {
   initialize(props: { model: Model }): () => void;
-  render(props: { model: Model; el: HTMLElement }): () => void;
+  /** `host` is anywidget's (0.11 on): through it a run view draws its fork's view. */
+  render(props: { model: Model; el: HTMLElement; host?: Host }): () => void;
   /** How many requests of this widget wait on the kernel. */
   pendingRequests(): number;
 }
@@ -38,10 +42,11 @@ export default function createWidget(): Widget {
         requests.close();
       };
     },
-    render({ model, el }) {
+    render({ model, el, host }) {
       el.classList.add("pp-host");
       const view = h(isInbox(model) ? Inbox : App, { model, host: el });
-      renderPreact(h(KernelContext.Provider, { value: requests.kernel(model) }, view), el);
+      const kernel = h(KernelContext.Provider, { value: requests.kernel(model) }, view);
+      renderPreact(h(HostContext.Provider, { value: host ?? null }, kernel), el);
       return () => {
         renderPreact(null, el);
         el.classList.remove("pp-host");

@@ -122,9 +122,15 @@ export type KernelMessage = { type: "items"; start: number; items: Item[] } | { 
 /** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
 export interface ForkInfo {
   runId: string;
+  /** What made it: "declined at refund", "edited cents at refund", "asked again at turn 3". */
+  name?: string;
   interruptId: string | null;
+  toolCallId?: string | null;
+  turn?: number | null;
   status: string;
   items?: number;
+  /** Shown in place below this view (`fork_view`). */
+  open?: boolean;
 }
 
 /** One run of the store that waits on a person (see pausepoint/widget/_inbox.py). */
@@ -151,6 +157,8 @@ export interface RunViewTraits {
   items: Item[];
   pending: PendingCard[];
   forks: ForkInfo[];
+  /** The view of the fork shown in place below this one (`IPY_MODEL_<id>`), or null. */
+  fork_view: string | null;
 }
 
 /** The traits of an inbox (pausepoint/widget/_inbox.py). */

@@ -120,13 +120,21 @@ async def test_fork_here_in_the_view_forks_the_run_and_lists_the_fork(
     (response,) = await until(lambda: comm.custom("response"))
     assert response["ok"] is True
     (fork,) = run.forks
-    assert response["value"] == {"runId": fork.id, "interruptId": stop}
+    assert response["value"] == {
+        "runId": fork.id,
+        "name": "went back to refund",
+        "interruptId": stop,
+    }
     assert run.view.forks == [
         {
             "runId": fork.id,
+            "name": "went back to refund",
             "interruptId": stop,
+            "toolCallId": None,
+            "turn": None,
             "status": "interrupted",
             "items": len(fork.prompt.items),
+            "open": True,
         }
     ]
     assert [p.id for p in fork.pending] == [stop]

@@ -13,13 +13,18 @@ export interface Branch {
   runId: string;
   status: RunStatus;
   answer: Resolution | null;
+  /** What this branch did at the fork point, in words (the kernel's reading). */
+  said?: string;
   items: Item[];
 }
 
 /** The kernel's answer to a `branches` request. */
 export interface BranchesValue {
-  interruptId: string;
+  interruptId: string | null;
+  /** A pause's kind, or "tool call" / "turn" for a fork that went back to one. */
   kind: string;
+  /** What made the fork ("edited cents at refund"). */
+  name?: string | null;
   toolName: string;
   message: string;
   parent: Branch;
@@ -60,7 +65,7 @@ function BranchColumn({
   return html`<section class="pp-branch" data-testid="pp-branch" data-branch=${which} aria-label=${title}>
     <h4 class="pp-branch-title">${title} <code class="pp-muted"><${Revealed} text=${branch.runId} /></code></h4>
     <p class=${`pp-branch-answer pp-branch-answer-${branch.answer?.type ?? "pending"}`} data-testid="pp-branch-answer">
-      <${Revealed} text=${answerText(kind, branch.answer, before)} />
+      <${Revealed} text=${branch.said ?? answerText(kind, branch.answer, before)} />
     </p>
     <p class="pp-branch-status">
       <span class=${`pp-status pp-status-${branch.status}`} data-testid="pp-branch-status" data-status=${revealText(branch.status)}>
@@ -103,7 +108,9 @@ export function Branches({ fork, index, items, readOnly = false }: { fork: ForkI
     <div class="pp-branches-head">
       <span>${
         value
-          ? html`From the ${value.kind === "breakpoint" ? "breakpoint" : kindTitle(value.kind).toLowerCase()} of <code><${Revealed} text=${value.toolName} /></code>: <${Revealed} text=${value.message} />`
+          ? value.kind === "tool call" || value.kind === "turn"
+            ? html`From <${Revealed} text=${value.message.charAt(0).toLowerCase() + value.message.slice(1)} />`
+            : html`From the ${value.kind === "breakpoint" ? "breakpoint" : kindTitle(value.kind).toLowerCase()} of <code><${Revealed} text=${value.toolName} /></code>: <${Revealed} text=${value.message} />`
           : loading
             ? "Loading both branches…"
             : null
@@ -115,8 +122,8 @@ export function Branches({ fork, index, items, readOnly = false }: { fork: ForkI
     ${
       value
         ? html`<div class="pp-branches-columns">
-          <${BranchColumn} which="parent" title="This run" branch=${value.parent} kind=${value.kind} before=${argsBefore(items, value.interruptId)} />
-          <${BranchColumn} which="fork" title=${`Fork ${index}`} branch=${value.fork} kind=${value.kind} before=${argsBefore(items, value.interruptId)} />
+          <${BranchColumn} which="parent" title="This run" branch=${value.parent} kind=${value.kind} before=${value.interruptId ? argsBefore(items, value.interruptId) : null} />
+          <${BranchColumn} which="fork" title=${fork.name ?? `Fork ${index}`} branch=${value.fork} kind=${value.kind} before=${value.interruptId ? argsBefore(items, value.interruptId) : null} />
         </div>`
         : null
     }

@@ -1,15 +1,16 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
-import { fork, modelRequest } from "../kernel/protocol";
+import { type ForkAt, fork, modelRequest, showFork } from "../kernel/protocol";
 import { type Kernel, useKernel } from "../kernel/requests";
 import { decisionsOf, decisionWords } from "../lib/answers";
 import { useModelValue } from "../lib/hooks";
 import { kindTitle } from "../lib/labels";
 import { stepsOf } from "../lib/past";
 import { revealText } from "../lib/unicode";
-import type { InterruptEntry, Item, Json, Model, ResponseError, ToolItem } from "../types";
+import type { ForkInfo, InterruptEntry, Item, Json, Model, ResponseError, ToolItem } from "../types";
 import { Branches, STATUS_WORDS } from "./Branches";
+import { ForkView } from "./ForkView";
 import { JsonBlock } from "./JsonBlock";
 import { Revealed } from "./Revealed";
 import { Scrubber } from "./Scrubber";
@@ -59,12 +60,23 @@ function forkPoint(items: readonly Item[], interruptId: string | null): { entry:
   return null;
 }
 
+/** A fork's name in the list: what made it, or (from an older kernel) where it began. */
+function forkLabel(f: ForkInfo, i: number, items: readonly Item[]) {
+  if (f.name)
+    return html`<strong class="pp-fork-name" data-testid="pp-fork-name" title=${revealText(`Run ${f.runId}`)}><${Revealed} text=${f.name} /></strong>`;
+  const point = forkPoint(items, f.interruptId);
+  return html`Fork ${i}${point ? html`, at the ${pauseTitle(point.entry.kind, point.tool.name, true)}` : null}`;
+}
+
 /** Debugging tools under the transcript: a timeline and a slider back through the run's
  * steps, each model turn's request on demand (with its model, time and usage), "Fork
- * here" at every answer given, and this run's forks, each comparable side by side. */
+ * here" at every answer given, "Go back here" at every step and turn, and this run's
+ * forks, named by what made them, each comparable side by side and shown in place as its
+ * own live view. */
 export function DebugPanel({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
   const kernel = useKernel();
   const forks = useModelValue(model, "forks") ?? [];
+  const forkRef = useModelValue(model, "fork_view") ?? null;
   const [shown, setShown] = useState<{ turn: number; value: Json } | null>(null);
   const [error, setError] = useState<ResponseError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -75,10 +87,15 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   // Drawn only while open: a long run has a row and a timeline bar per step.
   const [open, setOpen] = useState(false);
   const steps = useMemo(() => (open ? stepsOf(items) : []), [open, items]);
+  const shownFork = forks.find((f) => f.open);
+  const openFork = forkRef
+    ? html`<${ForkView} key=${forkRef} refId=${forkRef} name=${shownFork?.name ?? "A fork of this run"} manager=${model.widget_manager}
+        onClose=${readOnly || !kernel ? undefined : () => void showFork(kernel, null)} />`
+    : null;
   if (!open) {
-    if (!items.some((item) => item.type === "assistant") && forks.length === 0) return null;
+    if (!items.some((item) => item.type === "assistant") && forks.length === 0) return openFork;
     return html`<details class="pp-debug" data-testid="pp-debug"
-      onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}><summary>Debug</summary></details>`;
+      onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}><summary>Debug</summary></details>${openFork}`;
   }
 
   // A long run has a turn per model request: the lists show their last rows.
@@ -109,11 +126,17 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     else setError(outcome.error);
   };
 
+  const goBack = (at: ForkAt) =>
+    ask(
+      (k) => fork(k, at),
+      () => undefined,
+    );
+
   return html`<details class="pp-debug" data-testid="pp-debug" open
     onToggle=${(e: Event) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
     <summary>Debug</summary>
     <${Timeline} steps=${steps} current=${at} items=${items} onPick=${setAt} />
-    <${Scrubber} items=${items} steps=${steps} at=${at} onMove=${setAt} />
+    <${Scrubber} items=${items} steps=${steps} at=${at} onMove=${setAt} onGoBack=${readOnly ? undefined : goBack} busy=${busy} />
     ${turns.button}
     <ol class="pp-debug-turns" start=${turns.rows[0] ? turns.rows[0].turn + 1 : 1}>
       ${turns.rows.map(({ item, turn }) => {
@@ -137,6 +160,9 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
                 (k) => modelRequest(k, turn),
                 (value) => setShown({ turn, value }),
               )}>Show model request</button>
+          <button type="button" class="pp-button pp-button-quiet" data-testid="pp-go-back-turn" disabled=${busy || readOnly}
+            title="A new run from just before this turn: edit the message or a result in code, then ask the model again"
+            onClick=${() => goBack({ turn })}>Go back here</button>
         </li>`;
       })}
     </ol>
@@ -167,9 +193,14 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
           <div class="pp-block-label">Forks</div>
           <ul aria-label="Forks">${forks.map((f, i) => {
             const open = comparing === f.runId;
-            const point = forkPoint(items, f.interruptId);
             return html`<li data-testid="pp-fork" data-run-id=${revealText(f.runId)} data-status=${revealText(f.status)}>
-              Fork ${i}${point ? html`, at the ${pauseTitle(point.entry.kind, point.tool.name, true)}` : null} · <${Revealed} text=${STATUS_WORDS[f.status] ?? f.status} /> · <span class="pp-muted">in code: <code title=${revealText(`Run ${f.runId}`)}>run.forks[${i}]</code></span>
+              ${forkLabel(f, i, items)} · <${Revealed} text=${STATUS_WORDS[f.status] ?? f.status} /> · <span class="pp-muted">in code: <code title=${revealText(`Run ${f.runId}`)}>run.forks[${i}]</code></span>
+              <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-open" disabled=${busy || readOnly} aria-pressed=${f.open ? "true" : "false"}
+                onClick=${() =>
+                  ask(
+                    (k) => showFork(k, f.open ? null : f.runId),
+                    () => undefined,
+                  )}>${f.open ? "Close" : "Open here"}</button>
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-compare" aria-expanded=${open ? "true" : "false"}
                 onClick=${() => setComparing(open ? null : f.runId)}>${open ? "Hide comparison" : "Compare"}</button>
               ${open ? html`<${Branches} fork=${f} index=${i} items=${items} readOnly=${readOnly} />` : null}
@@ -179,5 +210,5 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
         : null
     }
     ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong><${Revealed} text=${error.name} />:</strong> <${Revealed} text=${error.message} /></div>` : null}
-  </details>`;
+  </details>${openFork}`;
 }

@@ -1,8 +1,9 @@
 import { html } from "htm/preact";
 import { useMemo } from "preact/hooks";
+import type { ForkAt } from "../kernel/protocol";
 import { useUniqueId } from "../lib/hooks";
 import { callTitle, kindTitle } from "../lib/labels";
-import { type PastState, type Step, stateAt, stepTitle } from "../lib/past";
+import { instant, type PastState, type Step, stateAt, stepTitle } from "../lib/past";
 import { revealText } from "../lib/unicode";
 import type { Item, PendingCard } from "../types";
 import { JsonBlock } from "./JsonBlock";
@@ -21,6 +22,26 @@ function keepKeys(event: KeyboardEvent): void {
 /** When a step began, as an ISO time (steps count microseconds). */
 function stepTime(step: Step): string {
   return new Date(step.start / 1000).toISOString();
+}
+
+/** Where "Go back here" at `step` makes a fork: before its model turn (a model request),
+ * before its tool call runs again (an action), or at its pause, open again (a wait for a
+ * person or a breakpoint); null when the transcript no longer holds it. */
+export function forkAtStep(items: readonly Item[], step: Step): Exclude<ForkAt, string> | null {
+  let turn = 0;
+  for (const item of items) {
+    if (item.type === "assistant") {
+      if (step.kind === "model" && item.call && instant(item.call.started_at) === step.start) return { turn };
+      turn += 1;
+    } else if (item.type === "tool" && item.name === step.label) {
+      if (step.kind === "action" && instant(item.started_at) === step.start) return { call: item.id };
+      if (step.kind === "wait" || step.kind === "breakpoint") {
+        const entry = (item.interrupts ?? []).find((e) => instant(e.created_at) === step.start);
+        if (entry) return { interrupt: entry.id };
+      }
+    }
+  }
+  return null;
 }
 
 /** A pause as it stood then: what it asked, never answerable here. */
@@ -55,20 +76,25 @@ function Past({ past, index, total }: { past: PastState; index: number; total: n
 /**
  * A slider over the run's steps. At its right end it follows the run live; moved to step
  * k it shows the run as it was when that step began: its status, the pauses waiting then
- * and the transcript so far, read-only. Only that one state is drawn, however many steps
- * the run has.
+ * and the transcript so far, read-only, and "Go back here", which makes a fork from that
+ * step. Only that one state is drawn, however many steps the run has.
  */
 export function Scrubber({
   items,
   steps,
   at,
   onMove,
+  onGoBack,
+  busy = false,
 }: {
   items: Item[];
   steps: readonly Step[];
   /** The step shown, or null to follow the run live. */
   at: number | null;
   onMove(at: number | null): void;
+  /** Makes a fork that goes back to the step shown (absent: read-only). */
+  onGoBack?: (at: Exclude<ForkAt, string>) => void;
+  busy?: boolean;
 }) {
   const id = useUniqueId("pp-scrubber");
   const total = steps.length;
@@ -76,6 +102,7 @@ export function Scrubber({
   const past = useMemo(() => (index === null || total === 0 ? null : stateAt(items, steps, index)), [items, steps, index, total]);
   if (total === 0) return null;
   const where = index === null ? "Now (live)" : `Step ${index + 1} of ${total}: ${stepTitle(steps[index]!)}`;
+  const target = index === null || !onGoBack ? null : forkAtStep(items, steps[index]!);
   return html`<div class="pp-scrubber" data-testid="pp-scrubber">
     <div class="pp-scrubber-bar">
       <label for=${id} class="pp-scrubber-label">Go back to a step</label>
@@ -88,6 +115,12 @@ export function Scrubber({
       <span class="pp-scrubber-where" data-testid="pp-scrubber-where" aria-live="polite"><${Revealed} text=${where} /></span>
       ${
         index !== null ? html`<button type="button" class="pp-button" data-testid="pp-scrubber-live" onClick=${() => onMove(null)}>Back to live</button>` : null
+      }
+      ${
+        target && onGoBack
+          ? html`<button type="button" class="pp-button" data-testid="pp-go-back-step" disabled=${busy}
+            title="A new run from this step, shown below: change something here and go on from it" onClick=${() => onGoBack(target)}>Go back here</button>`
+          : null
       }
     </div>
     ${past ? html`<${Past} past=${past} index=${index} total=${total} />` : null}

@@ -1,5 +1,6 @@
 import { html } from "htm/preact";
 import { useMemo, useState } from "preact/hooks";
+import type { Outcome } from "../kernel/protocol";
 import { type Decision, decisionsOf, decisionWords, effectiveInput, runsAction, shownStatus } from "../lib/answers";
 import { useGone } from "../lib/gone";
 import { sameJson } from "../lib/json";
@@ -104,8 +105,19 @@ function Body({ call, hasCard, hidden }: { call: ToolItem; hasCard: boolean; hid
  * One tool call, collapsed to its summary line unless it waits for an answer that no card
  * below shows, or failed; the details are drawn only while open.
  */
-export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: boolean }) {
+export function ToolCall({
+  call,
+  hasCard = false,
+  onGoBack = null,
+}: {
+  call: ToolItem;
+  hasCard?: boolean;
+  /** Makes a fork paused before this call runs again (absent: read-only). */
+  onGoBack?: ((callId: string) => Promise<Outcome>) | null;
+}) {
   const [toggled, setToggled] = useState<boolean | null>(null);
+  const [going, setGoing] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
   const open = toggled ?? ((call.status === "interrupted" && !hasCard) || call.status === "failed" || (call.status === "cancelled" && !!call.error));
   // The arguments the call runs with: a person's edits, not the model's first ask.
   const args = keyArguments(effectiveInput(call));
@@ -125,6 +137,21 @@ export function ToolCall({ call, hasCard = false }: { call: ToolItem; hasCard?: 
           : html`<span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${shownStatus(call)}</span>`
       }
       ${hidden ? html`<span class="pp-badge pp-badge-hidden" data-testid="pp-hidden-badge" title="Hidden or direction-changing characters, shown as markers">hidden characters</span>` : null}
+      ${
+        onGoBack && call.status !== "pending"
+          ? html`<button type="button" class="pp-button pp-button-quiet pp-go-back" data-testid="pp-go-back-call" disabled=${going}
+            title="A new run from just before this call, shown below: edit its arguments, then run it again"
+            onClick=${async (e: Event) => {
+              e.preventDefault();
+              e.stopPropagation();
+              setGoing(true);
+              const outcome = await onGoBack(call.id);
+              setGoing(false);
+              setRefused(outcome.ok ? null : `${outcome.error.name}: ${outcome.error.message}`);
+            }}>Go back here</button>`
+          : null
+      }
+      ${refused ? html`<span class="pp-card-error" role="alert" data-testid="pp-go-back-error"><${Revealed} text=${refused} /></span>` : null}
     </summary>
     ${open ? html`<${Body} call=${call} hasCard=${hasCard} hidden=${hidden} />` : null}
   </details>`;

@@ -1,7 +1,10 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
+import { fork, type Outcome } from "../kernel/protocol";
+import { useKernel } from "../kernel/requests";
 import { memo } from "../lib/memo";
+import { remoteOf } from "../lib/remote";
 import { hasHidden } from "../lib/unicode";
 import type { AssistantItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
 import { Boundary } from "./Boundary";
@@ -50,10 +53,22 @@ const Message = memo(function ContainedMessage({ item }: { item: Item & { type: 
   return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} /></${Boundary}>`;
 });
 
-function ToolRowImpl({ call, card, readOnly, aside }: { call: ToolItem; card: PendingCard | null; readOnly: boolean; aside: boolean }) {
+function ToolRowImpl({
+  call,
+  card,
+  readOnly,
+  aside,
+  goBack,
+}: {
+  call: ToolItem;
+  card: PendingCard | null;
+  readOnly: boolean;
+  aside: boolean;
+  goBack: ((callId: string) => Promise<Outcome>) | null;
+}) {
   // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
   return html`<div class=${aside ? "pp-row pp-set-aside" : "pp-row"} data-testid="pp-row" data-set-aside=${aside ? "true" : null}>
-    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null} /><${DecisionLines} call=${call} /></${Boundary}>
+    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null} onGoBack=${goBack} /><${DecisionLines} call=${call} /></${Boundary}>
     ${card ? html`<${Boundary} value=${card} label="card"><${Card} card=${card} readOnly=${readOnly} /></${Boundary}>` : null}
   </div>`;
 }
@@ -134,6 +149,10 @@ export function cardsByCall(pending: readonly PendingCard[]): Map<string, Pendin
 export function Transcript({ items, streaming, pending = [], model, readOnly = false }: TranscriptProps) {
   const rows = useMemo(() => rowsOf(items), [items]);
   const cards = useMemo(() => (model ? cardsByCall(pending) : new Map<string, PendingCard>()), [pending, model]);
+  // "Go back here" on the live transcript's calls: a fork that runs the call again.
+  const kernel = useKernel();
+  const local = model ? remoteOf(model.get("meta")) === null : false;
+  const goBack = useMemo(() => (kernel && local && !readOnly ? (callId: string) => fork(kernel, { call: callId }) : null), [kernel, local, readOnly]);
   const [shown, setShown] = useState(WINDOW);
   const hidden = Math.max(0, rows.length - shown);
   // Calls waiting for an answer are never hidden: they come right after the button.
@@ -141,7 +160,7 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
   const earlier = hidden - pinned.length;
   const draw = (row: Row): VNode =>
     row.kind === "tool"
-      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} aside=${!!row.aside} />`
+      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} aside=${!!row.aside} goBack=${goBack} />`
       : html`<${Message} key=${row.key} item=${row.item} />`;
   return html`<section class="pp-transcript" aria-label="Transcript" data-rows=${rows.length}>
     ${

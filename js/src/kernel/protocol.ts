@@ -47,9 +47,19 @@ export function modelRequest(kernel: Kernel, turn: number, timeoutMs?: number): 
   return kernel.request({ type: "model_request", turn }, timeoutMs);
 }
 
-/** A new run forked from this one at an answered interrupt (the pause open again). */
-export function fork(kernel: Kernel, interrupt: string, timeoutMs?: number): Promise<Outcome> {
-  return kernel.request({ type: "fork", interrupt }, timeoutMs);
+/** Where a fork goes back to: an interrupt (open again), a tool call (paused before it
+ * runs again, its arguments editable) or a model turn (paused before the model is asked
+ * again). A string is an interrupt's id. */
+export type ForkAt = string | { interrupt: string } | { call: string } | { turn: number };
+
+/** A new run forked from this one at `at`; the kernel opens it in place below this view. */
+export function fork(kernel: Kernel, at: ForkAt, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "fork", ...(typeof at === "string" ? { interrupt: at } : at) }, timeoutMs);
+}
+
+/** Shows the fork `runId` in place below this view, as its own live view (null: none). */
+export function showFork(kernel: Kernel, runId: string | null, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "show_fork", fork: runId }, timeoutMs);
 }
 
 /** The whole value behind a preview's reference (a large value the view got cut short). */

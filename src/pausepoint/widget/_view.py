@@ -18,6 +18,7 @@ import ipywidgets  # type: ignore[import-untyped]
 import traitlets
 from pydantic import BaseModel
 
+from ..errors import UsageError
 from ..interrupts import ClassifiedInterrupt, classify
 from ..run import Event
 from ._bundle import LOADER, FrontEnd, shared_front_end
@@ -26,7 +27,7 @@ from ._debug_view import ForkFollower, forks_of
 from ._item_sync import CELL_END, UPDATE_INTERVAL, ItemSync, item_json
 from ._loops import current_loop
 from ._preview import bounded_card, ref_of
-from ._requests import RequestPath
+from ._requests import RequestPath, running_loop
 from ._status import status_of
 from ._view_requests import view_handlers, view_limit, view_value
 from ._view_state import load_line, own_cards, served_from, show_event
@@ -59,6 +60,8 @@ class RunView(anywidget.AnyWidget):
     items: traitlets.List[Any] = traitlets.List().tag(sync=True)
     pending: traitlets.List[Any] = traitlets.List().tag(sync=True)
     forks: traitlets.List[Any] = traitlets.List().tag(sync=True)
+    fork_view = traitlets.Any(None).tag(sync=True, **ipywidgets.widget_serialization)
+    """The view of the fork shown in place below this one (None: none is)."""
     load_line = traitlets.Unicode("").tag(sync=True)
     """For a stored run, the line that rebuilds it after a restart; empty otherwise."""
 
@@ -67,6 +70,7 @@ class RunView(anywidget.AnyWidget):
         remote = served_from(run)
         self._run = run
         self._foreign: list[dict[str, Any]] = []
+        self._open_fork: str | None = None  # the fork shown in place below (`fork_view`)
         self._sync: ItemSync | None = None  # traits set before it exists go out at once
         status, error = status_of(run)
         super().__init__(
@@ -82,7 +86,7 @@ class RunView(anywidget.AnyWidget):
                 **({"remote": remote} if remote is not None else {}),
             },
             items=[item_json(item, i) for i, item in enumerate(prompt.items)],
-            forks=forks_of(run),
+            forks=[{**f, "open": False} for f in forks_of(run)],
             load_line=load_line(run),
             _front_end=shared_front_end(_STATIC),
         )
@@ -143,7 +147,35 @@ class RunView(anywidget.AnyWidget):
         """Follow forks made since the last call (from code or the view) and list them."""
         self._forks.refresh()
 
+    def show_fork(self, run_id: str | None) -> None:
+        """Show the fork `run_id` in place below this view, as its own live view (None:
+        show none). Its view is made on this view's loop, where its answers then go."""
+        if run_id is None:
+            self._open_fork = None
+            self.fork_view = None
+            self._forks.refresh()
+            return
+        fork = next((f for f in self._run.forks if f.id == run_id), None)
+        if fork is None:
+            known = [f.id for f in self._run.forks]
+            raise UsageError(
+                f"Run {self._run.id} has no fork {run_id!r} in this kernel; its forks: "
+                f"{known or 'none'}."
+            )
+
+        def show() -> None:
+            self._open_fork = fork.id
+            self.fork_view = fork.view
+            self._forks.refresh()
+
+        loop = running_loop(self._run.loop, self._home_loop)
+        if loop is None or loop is current_loop():
+            show()
+        else:
+            loop.call_soon_threadsafe(show)
+
     def _show_forks(self, forks: list[dict[str, Any]]) -> None:
+        forks = [{**f, "open": f["runId"] == self._open_fork} for f in forks]
         if forks != self.forks:
             self.forks = forks
 

@@ -42,6 +42,8 @@ class _View(Protocol):
 
     def refresh_forks(self) -> None: ...
 
+    def show_fork(self, run_id: str | None) -> None: ...
+
 
 def view_handlers(view: _View) -> dict[str, Handler]:
     """The handler of each request type a run view serves."""
@@ -83,7 +85,12 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         served = _debug_value(view.run, request)
         if request.type == "fork":
             view.refresh_forks()
+            view.show_fork(served["runId"])  # a fork made here opens in place
         return Served(served)
+
+    def show_fork(request: Request) -> Served:
+        view.show_fork(request.optional_text("fork", "{type: show_fork, fork: <run id> or null}"))
+        return Served()
 
     return {
         "resume": answer,
@@ -96,6 +103,7 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         "model_request": debug,
         "fork": debug,
         "branches": debug,
+        "show_fork": show_fork,
     }
 
 
