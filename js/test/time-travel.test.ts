@@ -61,7 +61,7 @@ describe("Go back here", () => {
     const button = within(refund).get("pp-go-back-call");
     expect(button.textContent).toBe("Go back here");
     click(button);
-    expect(model.lastRequest()).toMatchObject({ type: "fork", call: "c-refund" });
+    expect(model.lastRequest()).toMatchObject({ type: "fork", call: "c-refund", open: true });
     expect(refund.hasAttribute("open")).toBe(false); // the click did not open the row
     done();
   });
@@ -91,7 +91,7 @@ describe("Go back here", () => {
     const turns = view.qa("pp-debug-turn");
     expect(turns.map((t) => within(t).get("pp-go-back-turn").textContent)).toEqual(["Go back here", "Go back here", "Go back here"]);
     click(within(turns[1]!).get("pp-go-back-turn"));
-    expect(model.lastRequest()).toMatchObject({ type: "fork", turn: 1 });
+    expect(model.lastRequest()).toMatchObject({ type: "fork", turn: 1, open: true });
     done();
   });
 
@@ -104,7 +104,8 @@ describe("Go back here", () => {
     for (const step of ["0", "1", "2", "3", "4", "5", "6"]) {
       typeInto(range, step);
       click(view.get("pp-go-back-step"));
-      const { type: _type, requestId: _id, ...at } = model.lastRequest();
+      const { type: _type, requestId: _id, open, ...at } = model.lastRequest();
+      expect(open).toBe(true);
       asked.push(at);
       await model.respond({ ok: true, value: { runId: "run-x", name: "x", interruptId: null } });
     }

@@ -111,7 +111,7 @@ def test_step_break_edit_continue_fork_compare_and_go_back_from_the_view(
     expect(answered.get_by_test_id("pp-when")).to_have_text(re.compile("just now|min ago"))
     answered.get_by_test_id("pp-fork-here").click()
     expect(view.get_by_test_id("pp-fork")).to_have_count(1, timeout=30_000)
-    expect(view.get_by_test_id("pp-fork")).to_contain_text("Fork 0, at the approval of refund")
+    expect(view.get_by_test_id("pp-fork-name")).to_have_text("went back to refund")
     expect(view.get_by_test_id("pp-debug")).not_to_contain_text("interrupt")
     nb.screenshot("debug-forked")
 

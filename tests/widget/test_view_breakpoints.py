@@ -134,10 +134,11 @@ async def test_fork_here_in_the_view_forks_the_run_and_lists_the_fork(
             "turn": None,
             "status": "interrupted",
             "items": len(fork.prompt.items),
-            "open": True,
+            "open": False,  # Fork here lists the fork; Go back here also opens it
         }
     ]
     assert [p.id for p in fork.pending] == [stop]
+    assert run.view.fork_view is None
 
 
 async def test_fork_here_at_an_unknown_interrupt_is_refused(

@@ -44,7 +44,9 @@ async def test_go_back_here_on_a_tool_call_opens_the_fork_in_place_answerable_th
 ) -> None:
     run, comm, ledger, model = await finished()
     call_id = refund_call(run).id
-    response = await response_to(comm, {"type": "fork", "requestId": "f1", "call": call_id})
+    response = await response_to(
+        comm, {"type": "fork", "requestId": "f1", "call": call_id, "open": True}
+    )
     assert response["ok"] is True
     (fork,) = run.forks
     assert response["value"] == {
@@ -79,7 +81,7 @@ async def test_go_back_here_on_a_turn_makes_a_fork_paused_before_the_model(
     comms: list[RecordingComm],
 ) -> None:
     run, comm, _, model = await finished()
-    response = await response_to(comm, {"type": "fork", "requestId": "f1", "turn": 2})
+    response = await response_to(comm, {"type": "fork", "requestId": "f1", "turn": 2, "open": True})
     assert response["ok"] is True
     (fork,) = run.forks
     assert response["value"]["name"] == "asked again at turn 2"

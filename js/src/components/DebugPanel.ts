@@ -128,7 +128,7 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
 
   const goBack = (at: ForkAt) =>
     ask(
-      (k) => fork(k, at),
+      (k) => fork(k, at, true),
       () => undefined,
     );
 

@@ -152,7 +152,7 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
   // "Go back here" on the live transcript's calls: a fork that runs the call again.
   const kernel = useKernel();
   const local = model ? remoteOf(model.get("meta")) === null : false;
-  const goBack = useMemo(() => (kernel && local && !readOnly ? (callId: string) => fork(kernel, { call: callId }) : null), [kernel, local, readOnly]);
+  const goBack = useMemo(() => (kernel && local && !readOnly ? (callId: string) => fork(kernel, { call: callId }, true) : null), [kernel, local, readOnly]);
   const [shown, setShown] = useState(WINDOW);
   const hidden = Math.max(0, rows.length - shown);
   // Calls waiting for an answer are never hidden: they come right after the button.

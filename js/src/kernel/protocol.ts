@@ -52,9 +52,10 @@ export function modelRequest(kernel: Kernel, turn: number, timeoutMs?: number): 
  * again). A string is an interrupt's id. */
 export type ForkAt = string | { interrupt: string } | { call: string } | { turn: number };
 
-/** A new run forked from this one at `at`; the kernel opens it in place below this view. */
-export function fork(kernel: Kernel, at: ForkAt, timeoutMs?: number): Promise<Outcome> {
-  return kernel.request({ type: "fork", ...(typeof at === "string" ? { interrupt: at } : at) }, timeoutMs);
+/** A new run forked from this one at `at`; with `open`, the kernel shows it in place below
+ * this view (Go back here). */
+export function fork(kernel: Kernel, at: ForkAt, open = false, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "fork", ...(typeof at === "string" ? { interrupt: at } : at), ...(open ? { open } : {}) }, timeoutMs);
 }
 
 /** Shows the fork `runId` in place below this view, as its own live view (null: none). */

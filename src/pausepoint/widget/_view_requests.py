@@ -85,7 +85,8 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         served = _debug_value(view.run, request)
         if request.type == "fork":
             view.refresh_forks()
-            view.show_fork(served["runId"])  # a fork made here opens in place
+            if request.content.get("open") is True:  # Go back here: the fork opens in place
+                view.show_fork(served["runId"])
         return Served(served)
 
     def show_fork(request: Request) -> Served:
