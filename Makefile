@@ -25,7 +25,7 @@ FAST_TESTS := not browser and not kernel and not packaging and not postgres and 
 WORKERS ?= 0
 
 .PHONY: test check lint typecheck unit fast js js-test docs bench bench-view bench-store \
-	pictures demo dist clean
+	bench-agui pictures demo dist clean
 
 # Everything, as CI runs it (.ci/run).
 test: lint typecheck js-test docs unit
@@ -91,6 +91,11 @@ bench: $(STAMP)
 # The run view in JupyterLab in headless Chromium (a few minutes; not part of `make test`).
 bench-view: $(STAMP) $(BUNDLE)
 	$(BIN)/python benchmarks/bench_view.py
+
+# An agent served over AG-UI: the cost per step of the translation, the HTTP server and
+# RemoteRun beside the in-process run, and whether it grows (minutes; not part of `make test`).
+bench-agui: $(STAMP)
+	$(BIN)/python benchmarks/bench_agui.py
 
 # The README's pictures, redrawn from the view in JupyterLab (light and dark).
 pictures: $(STAMP) $(BUNDLE)
