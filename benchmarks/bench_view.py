@@ -14,7 +14,12 @@ for showing the finished run afterwards (the baseline), side by side:
 Goals: longest task while a 2,000-call run works < 100 ms; drawn within 1 s of the kernel
 finishing at 2,000 calls and 2 s at 10,000; DOM nodes per view < 5,000.
 
+With `--remote`, the kernel instead serves the same agent over AG-UI (`serve(agent)`, a
+stateless server in a thread of the kernel) and the view is a `RemoteRun` following it;
+the same figures, for "a remote run of 2,000 calls meets the view's budgets".
+
     make bench-view                  # or: python benchmarks/bench_view.py [--calls 500 2000]
+    python benchmarks/bench_view.py --remote --calls 2000
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import nbformat
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
+sys.path.insert(0, str(HERE.parent))  # the conftest imports tests.browser.helpers
 
 from conftest import CHROMIUM, LAUNCH_ARGS, Lab, _serve, new_notebook  # noqa: E402
 
@@ -47,8 +53,8 @@ async def lookup(n: int) -> dict:
     return {{"n": n, "label": f"item {{n}}", "tags": ["a", "b"]}}
 
 CALLS = {{calls}}
-run = Agent(model=ScriptedModel(one_call_per_turn(CALLS, "lookup")),
-            actions=[lookup, confirm]).new_run("go")
+agent = Agent(model=ScriptedModel(one_call_per_turn(CALLS, "lookup")), actions=[lookup, confirm])
+run = agent.new_run("go")
 run
 """
 WORK = """
@@ -58,6 +64,14 @@ while result.status == "interrupted":
     result = await run.resume(True)
 print("BENCH", started, time.time() * 1000, result.status)
 """
+# --remote: the kernel serves the same agent over AG-UI and shows a RemoteRun following it.
+REMOTE = """
+from pausepoint.agui import RemoteRun, serve
+server = serve(agent)
+run = RemoteRun(server.url)
+run
+"""
+REMOTE_WORK = WORK.replace("run.run()", 'run.run("go")')
 SHOW_AGAIN = """
 print("SHOWN", time.time() * 1000)
 run
@@ -136,9 +150,14 @@ def _run_cell(page: Any, index: int) -> None:
     )
 
 
-def measure(lab: Lab, browser: Any, calls: int, timeout_s: float) -> tuple[Figures, Figures]:
+def measure(
+    lab: Lab, browser: Any, calls: int, timeout_s: float, remote: bool = False
+) -> tuple[Figures, Figures]:
     name = f"bench-{calls}-{uuid.uuid4().hex[:6]}"
-    nb = new_notebook([SETUP.replace("{calls}", str(calls)), WORK, SHOW_AGAIN])
+    setup = SETUP.replace("{calls}", str(calls))
+    if remote:
+        setup = setup.removesuffix("run\n") + REMOTE
+    nb = new_notebook([setup, REMOTE_WORK if remote else WORK, SHOW_AGAIN])
     nbformat.write(nb, lab.root / f"{name}.ipynb")
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
@@ -187,6 +206,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, nargs="+", default=[500, 2000, 10_000])
     parser.add_argument("--timeout", type=float, default=180, help="seconds per size")
+    parser.add_argument(
+        "--remote", action="store_true", help="a RemoteRun of the agent served from the kernel"
+    )
     args = parser.parse_args()
     if CHROMIUM is None:
         raise SystemExit("bench_view needs Chromium: apt-get install -y chromium")
@@ -209,11 +231,15 @@ def main() -> None:
                     live: Figures | None
                     again: Figures | None
                     try:
-                        live, again = measure(lab, browser, calls, args.timeout)
+                        live, again = measure(lab, browser, calls, args.timeout, args.remote)
                     except (PlaywrightError, AssertionError) as exc:
                         print(f"  ({calls} calls: {str(exc).splitlines()[0]})")
                         live = again = None
-                    print(f"\n{calls:,} tool calls{'live run':>30}{'finished run shown':>22}")
+                    kind, live_at = (" (remote)", 21) if args.remote else ("", 30)
+                    print(
+                        f"\n{calls:,} tool calls{kind}{'live run':>{live_at}}"
+                        f"{'finished run shown':>22}"
+                    )
                     print(_row("drawn after kernel finished", live, again, "drawn_after_ms", "ms"))
                     print(_row("longest task", live, again, "longest_ms", "ms"))
                     print(_row("long tasks total", live, again, "long_total_ms", "ms"))
