@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import UsageError
 from ._debug_view import answer_debug_request, branches
+from ._find import find_handler
 from ._preview import bounded, bounded_item, index_of, ref_of, resolve
 from ._requests import (
     ANSWER_ENVELOPE,
@@ -105,6 +106,7 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         "fork": debug,
         "branches": debug,
         "show_fork": show_fork,
+        "find": find_handler(view.run),
     }
 
 

@@ -1,0 +1,311 @@
+"""Finding things in a long transcript from the view, in the kernel.
+
+The find bar asks `{type: "find", filter: {tool?, status?, text?}, from?, count?}` and
+gets the number of matching steps with one page of them, as the view draws items
+(`item_json`: large values as previews); `{type: "find", jump: {call: n} | "first-pause"
+| "last-failure", count?}` gets the page of the transcript around that step. Only a page
+travels, however long the run.
+
+Each step's facts (its call number, tool, statuses and, once a text search asks for it,
+its words) are kept in an index refreshed on each request: a step is read again only when
+its record changed since, so a filter over 10,000 steps answers in a few milliseconds.
+Statuses that depend on answers (edited, answered by a person) are read through
+`pausepoint.decisions`, as everything else that reads an answer.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+import pydantic_core
+
+from ..decisions import Decision
+from ..errors import PausepointError
+from ..transcript import AssistantMessage, Item, ToolCall
+from ._item_sync import item_json
+from ._preview import PREVIEW_LIMIT
+from ._requests import Request, RequestRefused, Served
+
+if TYPE_CHECKING:
+    from ._viewed import ViewedRun
+
+__all__ = ["PAGE", "STATUSES", "Found", "TranscriptIndex", "find_handler"]
+
+Status = Literal["waiting", "failed", "cancelled", "edited", "answered"]
+STATUSES: tuple[str, ...] = get_args(Status)
+"""The statuses a filter may ask for: waiting for an answer, failed, cancelled, run with
+arguments a person edited, and answered by a person (anyone but a scripted policy)."""
+Jump = Literal["first-pause", "last-failure"]
+JUMPS: tuple[str, ...] = get_args(Jump)
+
+PAGE = 50
+"""Steps in one page of results, unless the request asks for another count."""
+MAX_PAGE = 200
+MAX_TEXT = 200
+"""The longest text a filter searches for (characters)."""
+_WORDS_PER_ITEM = 4 * PREVIEW_LIMIT
+"""How much of each step (its values' JSON, a message's text) a text search reads."""
+_SHAPE = (
+    "{type: find, filter: {tool?, status?, text?}, from?, count?} or "
+    '{type: find, jump: {call: <number>} | "first-pause" | "last-failure", count?}'
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """What a find asks for; a step matches when it fits every part that is set."""
+
+    tool: str | None = None
+    status: Status | None = None
+    text: str | None = None
+
+
+@dataclass(slots=True)
+class _Step:
+    """What the index knows of the item at one position."""
+
+    item: Item
+    mark: tuple[Any, ...]
+    call: int | None  # the call's number, 1 for the run's first tool call
+    tool: str | None  # the call's tool
+    shown: bool  # the view draws a row for it (a turn that only calls tools has none)
+    statuses: frozenset[str]
+    words: str | None = None  # made when a text search first needs them
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """Positions in the transcript, with what the view needs to draw them."""
+
+    positions: Sequence[int]
+    calls: int
+
+
+def _mark(item: Item) -> tuple[Any, ...]:
+    """What changes when an item's record changes (the item itself may be updated)."""
+    if isinstance(item, ToolCall):
+        latest = item.interrupts[-1].resolution if item.interrupts else None
+        return (item.status, item.attempts, len(item.interrupts), latest is None, item.ended_at)
+    if isinstance(item, AssistantMessage):
+        return (len(item.text), item.set_aside is None)
+    return (len(item.text),)
+
+
+def _decisions(call: ToolCall) -> list[Decision | None]:
+    try:
+        return call.decisions()
+    except PausepointError:  # a hand-edited answer the loader would refuse: no decision
+        return []
+
+
+def _statuses(item: Item) -> frozenset[str]:
+    if not isinstance(item, ToolCall):
+        return frozenset()
+    found: set[str] = set()
+    if item.status == "interrupted":
+        found.add("waiting")
+    elif item.status in ("failed", "cancelled"):
+        found.add(item.status)
+    if item.interrupts:
+        for decision in _decisions(item):
+            if decision is None:
+                continue
+            if decision.args is not None:
+                found.add("edited")
+            if decision.kind != "expired" and decision.by != "policy":
+                found.add("answered")
+    return frozenset(found)
+
+
+def _words(item: Item) -> str:
+    """The text a search looks in, folded: a message's text; a call's name, its arguments
+    (as given and as edited), result and error as JSON, its questions and the answers'
+    words."""
+    if not isinstance(item, ToolCall):
+        return item.text[:_WORDS_PER_ITEM].casefold()
+    values: list[Any] = [item.input, item.result]
+    if item.error is not None:
+        values.append(item.error.model_dump(mode="json"))
+    if item.interrupts:
+        for entry, decision in zip(item.interrupts, _decisions(item), strict=False):
+            values.append(entry.message)
+            if decision is not None:
+                values += [decision.words, decision.args]
+    text = pydantic_core.to_json(values, fallback=str)[:_WORDS_PER_ITEM]
+    return f"{item.name}\n{text.decode(errors='ignore')}".casefold()
+
+
+def _shown(item: Item) -> bool:
+    if isinstance(item, AssistantMessage):
+        return bool(item.text) or not item.tool_calls or item.set_aside is not None
+    return True
+
+
+class TranscriptIndex:
+    """The facts of each step of one transcript, kept current as it grows and changes.
+
+    `items()` gives the transcript's items as they are now (a run's `prompt.items`). Safe
+    to use from several threads (the view's requests may arrive on any of them).
+    """
+
+    def __init__(self, items: Callable[[], Sequence[Item]]) -> None:
+        self._items = items
+        self._steps: list[_Step] = []
+        self._lock = threading.Lock()
+
+    def _refresh(self) -> list[_Step]:
+        items = list(self._items())
+        steps = self._steps
+        del steps[len(items) :]
+        calls = 0
+        for position, item in enumerate(items):
+            if isinstance(item, ToolCall):
+                calls += 1
+            mark = _mark(item)
+            if position < len(steps):
+                step = steps[position]
+                if step.item is item and step.mark == mark:
+                    continue
+            step = _Step(
+                item=item,
+                mark=mark,
+                call=calls if isinstance(item, ToolCall) else None,
+                tool=item.name if isinstance(item, ToolCall) else None,
+                shown=_shown(item),
+                statuses=_statuses(item),
+            )
+            if position < len(steps):
+                steps[position] = step
+            else:
+                steps.append(step)
+        return steps
+
+    def find(self, where: Filter) -> Found:
+        """The positions of the steps that fit `where`, in transcript order."""
+        with self._lock:
+            steps = self._refresh()
+            needle = where.text.casefold() if where.text else None
+            found: list[int] = []
+            calls = 0
+            for position, step in enumerate(steps):
+                calls += step.call is not None
+                if not step.shown:
+                    continue
+                if where.tool is not None and step.tool != where.tool:
+                    continue
+                if where.status is not None and where.status not in step.statuses:
+                    continue
+                if needle is not None:
+                    if step.words is None:
+                        step.words = _words(step.item)
+                    if needle not in step.words:
+                        continue
+                found.append(position)
+            return Found(found, calls)
+
+    def target(self, to: Jump | int) -> tuple[int | None, int]:
+        """The position of call number `to`, of the first pause or of the last failure
+        (None when there is none), and how many tool calls the run has."""
+        with self._lock:
+            steps = self._refresh()
+            calls = [p for p, s in enumerate(steps) if s.call is not None]
+            if isinstance(to, int):
+                return (calls[to - 1] if 0 < to <= len(calls) else None), len(calls)
+            if to == "first-pause":
+                paused = (p for p in calls if steps[p].item.interrupts)  # type: ignore[union-attr]
+                return next(paused, None), len(calls)
+            failed = (p for p in reversed(calls) if "failed" in steps[p].statuses)
+            return next(failed, None), len(calls)
+
+    def number_of(self, position: int) -> int | None:
+        with self._lock:
+            return self._steps[position].call if position < len(self._steps) else None
+
+
+def _page(items: Sequence[Item], index: TranscriptIndex, positions: Sequence[int]) -> list[Any]:
+    return [
+        {"position": p, "call": index.number_of(p), "item": item_json(items[p], p)}
+        for p in positions
+        if p < len(items)
+    ]
+
+
+def _filter_of(value: Any) -> Filter:
+    if not isinstance(value, Mapping) or set(value) - {"tool", "status", "text"}:
+        raise RequestRefused("bad-request", f"Expected {_SHAPE}.")
+    tool, status, text = value.get("tool"), value.get("status"), value.get("text")
+    if tool is not None and not isinstance(tool, str):
+        raise RequestRefused("bad-request", "filter.tool is a tool's name, or null for any.")
+    if status is not None and status not in STATUSES:
+        raise RequestRefused(
+            "bad-request", f"filter.status is one of {', '.join(STATUSES)}, or null for any."
+        )
+    if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT):
+        raise RequestRefused(
+            "bad-request", f"filter.text is a text of at most {MAX_TEXT} characters, or null."
+        )
+    return Filter(tool or None, status, text if text and text.strip() else None)
+
+
+def _whole(request: Request, key: str, default: int, most: int) -> int:
+    value = request.content.get(key, default)
+    if type(value) is not int or not 0 <= value <= most:
+        raise RequestRefused("bad-request", f"{key} is a whole number from 0 to {most:,}.")
+    return value
+
+
+def _jump_of(value: Any) -> Jump | int:
+    if value in JUMPS:
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, Mapping) and set(value) == {"call"}:
+        number = value["call"]
+        if type(number) is int and number > 0:
+            return number
+        raise RequestRefused("bad-request", "jump.call is a call's number, 1 for the first.")
+    raise RequestRefused("bad-request", f"Expected {_SHAPE}.")
+
+
+def find_handler(run: ViewedRun) -> Callable[[Request], Served]:
+    """The handler of a run view's `find` requests."""
+    index = TranscriptIndex(lambda: run.prompt.items)
+
+    def handle(request: Request) -> Served:
+        started = time.perf_counter()
+        count = _whole(request, "count", PAGE, MAX_PAGE)
+        if "jump" in request.content:
+            to = _jump_of(request.content["jump"])
+            position, calls = index.target(to)
+            if position is None and isinstance(to, int):
+                raise RequestRefused(
+                    "not-found",
+                    f"This run has {calls:,} tool calls; there is no call {to:,}.",
+                    name="NotFound",
+                )
+            items = run.prompt.items
+            start = 0 if position is None else max(0, position - count // 2)
+            page = [] if position is None else range(start, min(len(items), start + count))
+            value: dict[str, Any] = {
+                "target": position,
+                "call": None if position is None else index.number_of(position),
+                "calls": calls,
+                "items": _page(items, index, page),
+            }
+        else:
+            where = _filter_of(request.content.get("filter", {}))
+            found = index.find(where)
+            start = _whole(request, "from", 0, 10**9)
+            items = run.prompt.items
+            value = {
+                "total": len(found.positions),
+                "calls": found.calls,
+                "from": start,
+                "items": _page(items, index, found.positions[start : start + count]),
+            }
+        value["ms"] = round((time.perf_counter() - started) * 1000, 2)
+        return Served(value)
+
+    return handle
