@@ -102,12 +102,21 @@ class Durable:
         """True when the stored run has changed since this run last saved or loaded it."""
         return self.store.summary(self.writer.run_id).version != self.writer.version
 
-    def save(self, prompt: Prompt, status: RunStatus, changed: Iterable[int] = ()) -> None:
+    def save(
+        self,
+        prompt: Prompt,
+        status: RunStatus,
+        changed: Iterable[int] = (),
+        *,
+        release: bool = False,
+    ) -> None:
         """Commit what changed since the last save (`StoreConflictError` or
         `LeaseLostError` when another writer got there first; nothing written then).
         `changed` names stored items changed in place other than open tool call records
-        (a turn set aside by Retry)."""
-        self.writer.save(prompt, status=status, changed=changed)
+        (a turn set aside by Retry). `release` lets the lease go in the same commit."""
+        self.writer.save(prompt, status=status, changed=changed, release=release and self._holding)
+        if release and self.writer.owner is None:
+            self._holding = False
 
     def let_go(self) -> None:
         """Release the lease (after the stretch's last save, or a refused start)."""
@@ -125,6 +134,8 @@ class Durable:
         left to the next save, which is then refused and stops the run."""
         while True:
             await asyncio.sleep(self.ttl / 3)
+            if not self._holding:
+                return  # let go with the stretch's last save
             try:
                 self.writer.renew(self.ttl)
             except Exception:

@@ -10,6 +10,7 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -35,9 +36,19 @@ from ._steps import (
     next_step,
 )
 
-__all__ = ["ToolRunner", "needs_work"]
+__all__ = ["Invocation", "ToolRunner", "needs_work"]
 
 logger = logging.getLogger("pausepoint")
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """An action about to run for `record` (marked running), with its input and context."""
+
+    record: ToolCall
+    action: Action
+    input: BaseModel
+    ctx: ActionContext
 
 
 class ToolRunner:
@@ -62,27 +73,56 @@ class ToolRunner:
         # Saves the run (stored runs): a call about to run, an outcome, a pause.
         self._checkpoint = checkpoint or _nothing
         self.debugger: Debugger | None = None
+        self.alongside = False
+        """True while several calls of a turn run at once: each outcome is committed as it
+        comes. Otherwise an outcome waits for the next commit, which comes before the
+        model is asked again or the stretch ends."""
 
     async def execute(self, record: ToolCall) -> None:
-        """Run one record to its next resting point. Whatever goes wrong (a bad approval
-        message, an action's bug) becomes this call's recorded failure, never an escape."""
+        """Run one record to its next resting point: its running mark is committed before
+        the action starts; its outcome is left for the next commit (before the model is
+        asked again, or the stretch's last). Whatever goes wrong (a bad approval message,
+        an action's bug) becomes this call's recorded failure, never an escape."""
+        invocation = await self.prepare(record)
+        if invocation is not None:
+            self._checkpoint()  # durable before it runs: after a crash, attempt tells it so
+            await self.invoke(invocation)
+
+    async def prepare(self, record: ToolCall) -> Invocation | None:
+        """What `record` needs next, done up to the action itself, saving nothing: an
+        action to run comes back marked running (commit that before `invoke`); any other
+        step (approval, failure, decline, breakpoint) is recorded here, and None comes
+        back."""
         try:
-            await self._execute(record)
+            return await self._prepare(record)
         except StoreError:
             raise  # the store refused a save: the run stops, this call is not failed
         except Exception as exc:
-            if record.status != "interrupted":
-                logger.warning("Executing %s failed: %s", record.name, exc, exc_info=True)
-                await self._settle(record, "failed", ErrorInfo.from_exception(exc))
+            await self._failed(record, exc)
+            return None
 
-    async def _execute(self, record: ToolCall) -> None:
+    async def invoke(self, invocation: Invocation) -> None:
+        """Run a prepared action (its running mark committed) and record its outcome."""
+        try:
+            await self._invoke(invocation)
+        except StoreError:
+            raise
+        except Exception as exc:
+            await self._failed(invocation.record, exc)
+
+    async def _failed(self, record: ToolCall, exc: Exception) -> None:
+        if record.status != "interrupted":
+            logger.warning("Executing %s failed: %s", record.name, exc, exc_info=True)
+            await self._settle(record, "failed", ErrorInfo.from_exception(exc))
+
+    async def _prepare(self, record: ToolCall) -> Invocation | None:
         action = self._actions.get(record.name)
         debugger = self.debugger
         pause = debugger.should_pause if debugger is not None and debugger.active else None
         step = next_step(record, action, self._known, pause)
         if not isinstance(step, Invoke):
             await self._without_running(record, step, action)
-            return
+            return None
         assert action is not None  # next_step fails calls of unknown actions
         ctx = ActionContext(
             tool_call_id=record.id,
@@ -95,17 +135,20 @@ class ToolRunner:
         set_fields(
             record, status="running", attempts=step.attempt, started_at=utc_now(), ended_at=None
         )
-        self._checkpoint()  # durable before it runs: after a crash, attempt tells it so
+        return Invocation(record, action, step.input, ctx)
+
+    async def _invoke(self, invocation: Invocation) -> None:
+        record, action, ctx = invocation.record, invocation.action, invocation.ctx
         if self._events.heard(ToolCallStartedEvent.name):
             await self._events.emit(ToolCallStartedEvent(record))
         timeout = action.timeout if action.timeout is not None else self._default_timeout
         deadline = None
         try:
             if timeout is None:
-                value = await action.invoke(step.input, ctx)
+                value = await action.invoke(invocation.input, ctx)
             else:
                 async with (deadline := asyncio.timeout(timeout)):
-                    value = await action.invoke(step.input, ctx)
+                    value = await action.invoke(invocation.input, ctx)
         except ActionInterrupt as pause:
             entry = InterruptEntry(
                 kind="generic",
@@ -177,7 +220,8 @@ class ToolRunner:
             set_fields(record, status="interrupted", ended_at=utc_now())
         else:
             record.status = "interrupted"
-        self._checkpoint()
+        if self.alongside:
+            self._checkpoint()  # other calls still run: keep this one's question now
         if self._events.heard(InterruptedEvent.name):
             await self._events.emit(InterruptedEvent(record, entry))
 
@@ -186,7 +230,8 @@ class ToolRunner:
             set_fields(record, status=status, error=error, ended_at=utc_now())
         else:
             set_fields(record, status=status, error=error)
-        self._checkpoint()  # the outcome is durable before the model is asked again
+        if self.alongside:
+            self._checkpoint()  # other calls still run: keep this one's outcome now
         if self._events.heard(ToolCallFinishedEvent.name):
             await self._events.emit(ToolCallFinishedEvent(record))
 

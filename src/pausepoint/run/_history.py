@@ -160,7 +160,7 @@ def _write(run: AgentRun, index: int, changes: dict[str, Any]) -> None:
     try:
         durable.hold()
         try:
-            durable.save(prompt, run.status, (index,))
+            durable.save(prompt, run.status, (index,), release=True)
         finally:
             durable.let_go()
     except BaseException:

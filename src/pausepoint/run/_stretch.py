@@ -187,7 +187,8 @@ class Stretch:
         self._running = False
         if self.durable is not None:
             try:
-                self.durable.save(self._prompt, self.status)
+                # The outcome and the end of the lease, in one commit.
+                self.durable.save(self._prompt, self.status, release=True)
             except StoreError as exc:
                 logger.error("Could not save the outcome of run %s: %s", self._prompt.run_id, exc)
                 if result.status != "failed":  # a failure is reported once, as it happened

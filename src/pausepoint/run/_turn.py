@@ -187,6 +187,7 @@ class Turn:
             elif isinstance(step, AskModel):
                 self.released = False
                 turns += 1
+                self._checkpoint()  # every outcome durable before the model is asked again
                 failed = await self._ask()
                 if failed is not None:
                     return failed
@@ -201,13 +202,24 @@ class Turn:
                 return self._outcomes.result("paused")
 
     async def _execute(self, records: list[ToolCall]) -> None:
-        self._children = [asyncio.ensure_future(self._tools.execute(r)) for r in records]
-        await asyncio.gather(*self._children)
+        """Several calls of one turn: every running mark in one commit, then the actions
+        side by side, each outcome committed as it comes."""
+        tools = self._tools
+        invocations = [i for r in records if (i := await tools.prepare(r)) is not None]
+        if not invocations:
+            return
+        self._checkpoint()  # all running marks durable before any action starts
+        tools.alongside = len(invocations) > 1
+        try:
+            self._children = [asyncio.ensure_future(tools.invoke(i)) for i in invocations]
+            await asyncio.gather(*self._children)
+        finally:
+            tools.alongside = False
         self._children = []
 
     async def _ask(self) -> AgentRunResult | None:
-        """One model request, its message and tool call records appended and saved; the
-        failed result when the model fails."""
+        """One model request, its message and tool call records appended (committed with
+        what comes next); the failed result when the model fails."""
         prompt = self._prompt
         agent = self._agent
         started = utc_now()
@@ -242,7 +254,8 @@ class Turn:
         )
         prompt.items.append(message)
         prompt.items += [ToolCall(id=c.id, name=c.name, input=c.input) for c in message.tool_calls]
-        self._checkpoint()
+        # Not committed here: the running marks of its calls (or the stretch's end) commit
+        # it with them. A crash before that only asks the model again.
         if self._events.heard(MessageEvent.name):
             await self._events.emit(MessageEvent(message))
         return None

@@ -19,7 +19,15 @@ when a store is opened).
 from __future__ import annotations
 
 from ._changes import RunChanges, UnwatchedChanges
-from ._contract import KEEP, Change, Lease, PendingSummary, RunStore, RunSummary
+from ._contract import (
+    KEEP,
+    Change,
+    EncodedItems,
+    Lease,
+    PendingSummary,
+    RunStore,
+    RunSummary,
+)
 from ._errors import (
     DamagedRunError,
     LeaseHeldError,
@@ -35,7 +43,7 @@ from ._errors import (
 from ._rows import pending_of
 from ._sql import STORE_SCHEMA_VERSION
 from ._temporary import TemporaryPostgres
-from ._writer import RunWriter
+from ._writer import PreparedSave, RunWriter
 from .postgres import PostgresStore
 from .sqlite import SQLiteStore
 
@@ -44,12 +52,14 @@ __all__ = [
     "STORE_SCHEMA_VERSION",
     "Change",
     "DamagedRunError",
+    "EncodedItems",
     "Lease",
     "LeaseHeldError",
     "LeaseLostError",
     "PendingSummary",
     "PostgresMissingError",
     "PostgresStore",
+    "PreparedSave",
     "RunChanges",
     "RunExistsError",
     "RunNotFoundError",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Final, Literal
@@ -21,6 +21,7 @@ from ._changes import RunChanges, UnwatchedChanges
 __all__ = [
     "KEEP",
     "Change",
+    "EncodedItems",
     "Keep",
     "Lease",
     "PendingSummary",
@@ -103,7 +104,8 @@ class Change:
 
     `appended` items go after the stored ones; `replaced` maps positions of stored items
     to their new content (a tool call record whose status or history moved on). Header
-    fields left as `KEEP` are not touched.
+    fields left as `KEEP` are not touched. `release` gives up the writer's lease in the
+    same transaction (a run's last write of a stretch: no commit of its own for that).
     """
 
     appended: Sequence[Item] = ()
@@ -112,6 +114,28 @@ class Change:
     pending: tuple[PendingSummary, ...] | Keep = KEEP
     instructions: str | Keep | None = KEEP
     model_pause: ModelPause | Keep | None = KEEP
+    release: bool = False
+    encoded: EncodedItems | None = None
+    """The items as JSON when the change was made (`encode()`): a store writes these
+    instead of serializing items that may have moved on since (a write on another
+    thread)."""
+
+    def encode(self) -> Change:
+        """This change with its items serialized now (see `encoded`)."""
+        if self.encoded is not None:
+            return self
+        appended = tuple(item.model_dump_json() for item in self.appended)
+        replaced = tuple(sorted((p, item.model_dump_json()) for p, item in self.replaced.items()))
+        return replace(self, encoded=EncodedItems(appended, replaced))
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedItems:
+    """A change's items as JSON: `appended` in order, `replaced` as (position, JSON) pairs
+    sorted by position."""
+
+    appended: tuple[str, ...]
+    replaced: tuple[tuple[int, str], ...]
 
 
 Seconds = float | timedelta
@@ -156,7 +180,7 @@ class RunStore(ABC):
         changed, not what the transcript holds. With `owner`, the write is also refused
         (`LeaseLostError`) unless `owner` holds a live lease on the run. A stale version
         raises `StoreConflictError`; an unknown run `RunNotFoundError`. A refused write
-        changes nothing.
+        changes nothing. A change with `release` needs `owner`, whose lease it ends.
         """
 
     def append(

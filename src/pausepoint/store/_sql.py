@@ -187,8 +187,9 @@ class SQLStore(RunStore):
     def write(
         self, run_id: str, change: Change, *, expected_version: int, owner: str | None = None
     ) -> int:
-        appended = [item.model_dump_json() for item in change.appended]
-        replaced = sorted((p, item.model_dump_json()) for p, item in change.replaced.items())
+        encoded = change.encode().encoded
+        assert encoded is not None
+        appended, replaced = encoded.appended, encoded.replaced
         if replaced and replaced[0][0] < 0:
             raise StoreUsageError(
                 f"No item at position {replaced[0][0]} of run {run_id!r}; nothing was written."
@@ -208,6 +209,13 @@ class SQLStore(RunStore):
         if not isinstance(change.model_pause, Keep):
             sets.append("model_pause = ?")
             params.append(model_pause_to_json(change.model_pause))
+        if change.release:
+            if owner is None:
+                raise StoreUsageError(
+                    f"A change of run {run_id!r} that releases the lease needs its owner; "
+                    "nothing was written."
+                )
+            sets.append("lease_owner = NULL, lease_expires_at = NULL")
         # Replaced positions must be stored ones: checked by the same update, so a bad
         # position refuses the whole change like a stale version does.
         where = "run_id = ? AND version = ? AND item_count > ?"

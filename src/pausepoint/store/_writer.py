@@ -10,6 +10,7 @@ transcript, and unchanged items are never serialized again.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..transcript import Item, Prompt, ToolCall
@@ -17,7 +18,7 @@ from ._contract import KEEP, Change, Keep, PendingSummary, RunStore, Seconds
 from ._errors import StoreUsageError
 from ._rows import pending_of
 
-__all__ = ["RunWriter"]
+__all__ = ["PreparedSave", "RunWriter"]
 
 # Tool call records in these states may still change; any other state is final.
 _OPEN_STATUSES = frozenset({"pending", "running", "interrupted"})
@@ -32,6 +33,25 @@ def _marker(record: ToolCall) -> _Marker:
     latest = record.latest_interrupt
     answered = latest is not None and not latest.is_pending
     return record.status, len(record.interrupts), answered, record.attempts
+
+
+def _open_marker(item: Item) -> _Marker | None:
+    """The marker of a record that may still change; None for any other item."""
+    if isinstance(item, ToolCall) and item.status in _OPEN_STATUSES:
+        return _marker(item)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSave:
+    """A save made ready on the loop (`RunWriter.prepare`) for `RunWriter.commit`: the
+    change with its items serialized, the version it expects, the lease owner it writes
+    as, and the markers of the items it stores."""
+
+    change: Change
+    version: int
+    owner: str | None
+    opened: dict[int, _Marker | None]
 
 
 class RunWriter:
@@ -178,22 +198,41 @@ class RunWriter:
         *,
         status: str | None = None,
         changed: Iterable[int] = (),
+        release: bool = False,
     ) -> int:
         """Write what changed since the last save, checked against the version this writer
         last wrote or loaded; returns the run's version afterwards (unchanged when nothing
         moved). `status` is the run's status as the caller knows it (e.g. "running",
-        "interrupted", "completed").
+        "interrupted", "completed"). `release` also gives up this writer's lease, in the
+        same transaction (a write even when nothing else moved).
 
         Raises `StoreConflictError` (someone else wrote first: reload) or `LeaseLostError`
         (the lease went to another owner); then nothing was written and the writer is as
         it was before the call.
         """
+        prepared = self.prepare(prompt, status=status, changed=changed, release=release)
+        if prepared is None:
+            return self.version
+        return self.commit(prepared)
+
+    def prepare(
+        self,
+        prompt: Prompt,
+        *,
+        status: str | None = None,
+        changed: Iterable[int] = (),
+        release: bool = False,
+    ) -> PreparedSave | None:
+        """What `save` would write, with its items serialized now, or None when nothing
+        moved. Writes nothing; `commit` writes it, on any thread, while the Prompt moves
+        on. Prepare the next save only once this one is committed (or refused)."""
         change = self.change(prompt, changed=changed)
         new_status: str | Keep = status if status is not None and status != self._status else KEEP
-        if change is None and new_status is KEEP:
-            return self.version
+        release = release and self.owner is not None
+        if change is None and new_status is KEEP and not release:
+            return None
         if change is None:
-            change = Change(status=new_status)
+            change = Change(status=new_status, release=release)
         else:
             change = Change(
                 appended=change.appended,
@@ -202,20 +241,27 @@ class RunWriter:
                 pending=change.pending,
                 instructions=change.instructions,
                 model_pause=change.model_pause,
+                release=release,
             )
-        self.version = self.store.write(
-            self.run_id, change, expected_version=self.version, owner=self.owner
-        )
-        self._applied(prompt, change)
-        return self.version
-
-    def _applied(self, prompt: Prompt, change: Change) -> None:
         start = self._count
-        self._count = start + len(change.appended)
-        for position in change.replaced:
-            self._track(position, prompt.items[position])
+        opened = {p: _open_marker(prompt.items[p]) for p in change.replaced}
         for offset, item in enumerate(change.appended):
-            self._track(start + offset, item)
+            opened[start + offset] = _open_marker(item)
+        return PreparedSave(change.encode(), self.version, self.owner, opened)
+
+    def commit(self, prepared: PreparedSave) -> int:
+        """Write a prepared save (blocking; safe on another thread than the loop's);
+        returns the new version. Refused as `save` is, leaving the writer as it was."""
+        change = prepared.change
+        self.version = self.store.write(
+            self.run_id, change, expected_version=prepared.version, owner=prepared.owner
+        )
+        self._count += len(change.appended)
+        for position, marker in prepared.opened.items():
+            if marker is None:
+                self._open.pop(position, None)
+            else:
+                self._open[position] = marker
         if not isinstance(change.status, Keep):
             self._status = change.status
         if not isinstance(change.pending, Keep):
@@ -224,12 +270,16 @@ class RunWriter:
             self._instructions = change.instructions
         if not isinstance(change.model_pause, Keep):
             self._model_pause = change.model_pause
+        if change.release:
+            self.owner = None
+        return self.version
 
     def _track(self, position: int, item: Item) -> None:
-        if isinstance(item, ToolCall) and item.status in _OPEN_STATUSES:
-            self._open[position] = _marker(item)
-        else:
+        marker = _open_marker(item)
+        if marker is None:
             self._open.pop(position, None)
+        else:
+            self._open[position] = marker
 
     def renew(self, ttl: Seconds) -> datetime:
         """Extend this writer's lease; returns the new expiry."""

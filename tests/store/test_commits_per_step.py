@@ -1,0 +1,196 @@
+"""How many commits a stored run makes, counted by the database where it can tell.
+
+A step (one model turn with one tool call) commits twice: the model's turn with its
+call marked running, before the action starts; then the call's outcome, before the model
+is asked again. On PostgreSQL the count is the server's own: every transaction that
+writes is given a transaction id, and the next id to give moves by one per such commit.
+On SQLite a store that counts the write transactions it commits does the counting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pausepoint import (
+    ActionContext,
+    ActionInterrupt,
+    Agent,
+    AssistantMessage,
+    ModelRequest,
+    Prompt,
+    ScriptedModel,
+    ToolCall,
+    ToolCallRequest,
+    action,
+)
+from pausepoint.store import PostgresStore, RunStore, SQLiteStore
+from pausepoint.store._sql import Cursor
+
+
+class CountingSQLiteStore(SQLiteStore):
+    """Counts the write transactions it commits."""
+
+    commits = 0
+
+    def _transaction(self, *, write: bool) -> AbstractContextManager[Cursor]:
+        inner = super()._transaction(write=write)
+        store = self
+
+        class Counted:
+            def __enter__(self) -> Cursor:
+                return inner.__enter__()
+
+            def __exit__(self, *exc: Any) -> Any:
+                done = inner.__exit__(*exc)
+                if write and exc[0] is None:
+                    store.commits += 1
+                return done
+
+        return Counted()
+
+
+def _next_xid(dsn: str) -> int:
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        row = conn.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def counted(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[RunStore, Callable[[], int]]]:
+    """A store, and how many commits it has made so far."""
+    if request.param == "sqlite":
+        sqlite = CountingSQLiteStore(tmp_path / "runs.db", synchronous="FULL")
+        yield sqlite, lambda: sqlite.commits
+        sqlite.close()
+        return
+    dsn: str = request.getfixturevalue("postgres_dsn")
+    postgres = PostgresStore(dsn)
+    start = _next_xid(dsn)
+    yield postgres, lambda: _next_xid(dsn) - start
+    postgres.close()
+
+
+@action
+async def bump(n: int) -> int:
+    """Return n + 1."""
+    return n + 1
+
+
+@action
+async def confirm(n: int, ctx: ActionContext) -> int:
+    """Ask before returning n."""
+    if ctx.resumption is None:
+        raise ActionInterrupt(f"Act on {n}?", {"n": n})
+    return n
+
+
+def one_call_per_turn(calls: int, pause_every: int = 0) -> Callable[[ModelRequest], Any]:
+    """`calls` tool calls, one a turn (`confirm` every `pause_every`-th), then a text."""
+    made = 0
+
+    def respond(request: ModelRequest) -> Any:
+        nonlocal made
+        if made == calls:
+            return "All done."
+        made += 1
+        name = "confirm" if pause_every and made % pause_every == 0 else "bump"
+        return ToolCallRequest(id=f"call_{made}", name=name, input={"n": made})
+
+    return respond
+
+
+async def _commits_of_run(
+    store: RunStore, commits: Callable[[], int], calls: int, pause_every: int = 0
+) -> int:
+    agent = Agent(
+        model=ScriptedModel(one_call_per_turn(calls, pause_every)),
+        actions=[bump, confirm],
+        max_turns=calls + 1,
+    )
+    before = commits()
+    run = agent.new_run("go", store=store)
+    result = await run.run()
+    while result.status == "interrupted":
+        result = await run.resume(True)
+    assert result.status == "completed"
+    assert store.summary(run.id).lease_owner is None
+    return commits() - before
+
+
+async def test_a_step_is_two_commits(counted: tuple[RunStore, Callable[[], int]]) -> None:
+    store, commits = counted
+    five = await _commits_of_run(store, commits, 5)
+    fifteen = await _commits_of_run(store, commits, 15)
+
+    assert fifteen - five == 2 * 10
+    # Per run: its creation, the start of its first stretch (status, lease), and the
+    # final answer with the status "completed" and the lease's end in one commit.
+    assert five == 2 * 5 + 4
+
+
+async def test_a_step_answered_by_a_person_adds_four_commits(
+    counted: tuple[RunStore, Callable[[], int]],
+) -> None:
+    store, commits = counted
+    plain = await _commits_of_run(store, commits, 10)
+    asking = await _commits_of_run(store, commits, 10, pause_every=10)
+
+    # The question is committed with the status "interrupted" and the lease's end; then
+    # the lease is taken again, the answer committed, the call marked running again, and
+    # its result committed as in any step: six commits where a plain step makes two.
+    assert asking - plain == 4
+
+
+async def test_each_commit_lands_before_what_it_guards(tmp_path: Path) -> None:
+    """The call is stored running (with the model's turn) before its action starts; its
+    result is stored before the model is asked again. Read from another connection."""
+    path = tmp_path / "runs.db"
+    store = SQLiteStore(path)
+    reader = SQLiteStore(path)
+    run_id = "run_guarded"
+    seen_by_action: list[tuple[str, int, int]] = []
+    seen_by_model: list[list[str]] = []
+
+    @action
+    async def look(n: int, ctx: ActionContext) -> int:
+        """Read the stored run."""
+        prompt, _ = reader.load_prompt(run_id)
+        record = prompt.items[-1]
+        assert isinstance(record, ToolCall)
+        assert record.id == ctx.tool_call_id
+        assert isinstance(prompt.items[-2], AssistantMessage)
+        seen_by_action.append((record.status, record.attempts, n))
+        return n
+
+    calls = 3
+
+    def model(request: ModelRequest) -> Any:
+        stored, _ = reader.load_prompt(run_id)
+        seen_by_model.append(
+            [r.status for r in stored.items if isinstance(r, ToolCall)],
+        )
+        made = len(seen_by_model)
+        if made > calls:
+            return "done"
+        return ToolCallRequest(id=f"call_{made}", name="look", input={"n": made})
+
+    agent = Agent(model=ScriptedModel(model), actions=[look])
+    run = agent.new_run(Prompt.from_user("go", run_id=run_id), store=store)
+    result = await run.run()
+
+    assert result.status == "completed"
+    assert seen_by_action == [("running", 1, 1), ("running", 1, 2), ("running", 1, 3)]
+    assert seen_by_model == [[], ["succeeded"], ["succeeded"] * 2, ["succeeded"] * 3]
+    assert reader.summary(run_id).status == "completed"
+    store.close()
+    reader.close()
