@@ -119,6 +119,48 @@ export type Response =
 
 export type KernelMessage = { type: "items"; start: number; items: Item[] } | { type: "text"; delta: string } | Response;
 
+/** What the find bar filters on (`find` request): steps waiting for an answer, failed,
+ * cancelled, run with arguments a person edited, or answered by a person. */
+export type FindStatus = "waiting" | "failed" | "cancelled" | "edited" | "answered";
+
+export interface FindFilter {
+  tool?: string | null;
+  status?: FindStatus | null;
+  text?: string | null;
+}
+
+/** Where "Jump to" goes: a call's number (1 for the first), the first pause, the last failure. */
+export type JumpTo = { call: number } | "first-pause" | "last-failure";
+
+/** One step the kernel found, as the view draws it. */
+export interface FoundItem {
+  /** Its index in `items`. */
+  position: number;
+  /** Its call number, for a tool call. */
+  call: number | null;
+  item: Item;
+}
+
+/** The answer to a filter: how many steps fit, and one page of them from `from`. */
+export interface FindValue {
+  total: number;
+  /** Tool calls in the run. */
+  calls: number;
+  from: number;
+  items: FoundItem[];
+  /** How long the kernel took (ms). */
+  ms: number;
+}
+
+/** The answer to a jump: the page of the transcript around `target` (null: no such step). */
+export interface JumpValue {
+  target: number | null;
+  call: number | null;
+  calls: number;
+  items: FoundItem[];
+  ms: number;
+}
+
 /** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
 export interface ForkInfo {
   runId: string;

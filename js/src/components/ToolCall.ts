@@ -109,13 +109,27 @@ export function ToolCall({
   call,
   hasCard = false,
   onGoBack = null,
+  toggled: kept,
+  onToggle = null,
+  pinned = false,
+  onPin = null,
 }: {
   call: ToolItem;
   hasCard?: boolean;
   /** Makes a fork paused before this call runs again (absent: read-only). */
   onGoBack?: ((callId: string) => Promise<Outcome>) | null;
+  /** Whether a person opened (true) or closed (false) the row, kept by the transcript so
+   * that it outlives this row's component (null: neither, the row decides). */
+  toggled?: boolean | null;
+  /** With `toggled`: where the row tells of a person opening or closing it. */
+  onToggle?: ((callId: string, open: boolean) => void) | null;
+  pinned?: boolean;
+  /** Pins the row to the top of the transcript, or unpins it (absent: no pin button). */
+  onPin?: ((callId: string) => void) | null;
 }) {
-  const [toggled, setToggled] = useState<boolean | null>(null);
+  const [own, setOwn] = useState<boolean | null>(null);
+  const toggled = onToggle ? (kept ?? null) : own;
+  const setToggled = (open: boolean) => (onToggle ? onToggle(call.id, open) : setOwn(open));
   const [going, setGoing] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
   const open = toggled ?? ((call.status === "interrupted" && !hasCard) || call.status === "failed" || (call.status === "cancelled" && !!call.error));
@@ -137,6 +151,17 @@ export function ToolCall({
           : html`<span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${shownStatus(call)}</span>`
       }
       ${hidden ? html`<span class="pp-badge pp-badge-hidden" data-testid="pp-hidden-badge" title="Hidden or direction-changing characters, shown as markers">hidden characters</span>` : null}
+      ${
+        onPin
+          ? html`<button type="button" class=${`pp-button pp-button-quiet pp-pin${pinned ? " pp-pin-on" : ""}`} data-testid="pp-pin" aria-pressed=${pinned ? "true" : "false"}
+            aria-label=${`${pinned ? "Unpin" : "Pin"} ${revealText(call.name)}`} title=${pinned ? "Unpin: take it off the Pinned strip" : "Pin: keep it at the top of the transcript while the run goes on"}
+            onClick=${(e: Event) => {
+              e.preventDefault();
+              e.stopPropagation();
+              onPin(call.id);
+            }}>${pinned ? "Pinned" : "Pin"}</button>`
+          : null
+      }
       ${
         onGoBack && call.status !== "pending"
           ? html`<button type="button" class="pp-button pp-button-quiet pp-go-back" data-testid="pp-go-back-call" disabled=${going}

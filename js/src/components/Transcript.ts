@@ -1,17 +1,19 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
-import { useMemo, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { fork, type Outcome } from "../kernel/protocol";
 import { useKernel } from "../kernel/requests";
 import { memo } from "../lib/memo";
 import { remoteOf } from "../lib/remote";
 import { hasHidden } from "../lib/unicode";
-import type { AssistantItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
+import type { AssistantItem, FoundItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { DecisionLines } from "./DecisionLines";
+import { FindBar, type Shown, useRunning } from "./FindBar";
 import { Markdown } from "./Markdown";
 import { MessageBox } from "./MessageBox";
+import { PinnedStrip, usePinnedRows, usePins } from "./Pins";
 import { HiddenWarning } from "./Revealed";
 import { ToolCall } from "./ToolCall";
 import { When } from "./When";
@@ -59,16 +61,32 @@ function ToolRowImpl({
   readOnly,
   aside,
   goBack,
+  cardElsewhere = false,
+  toggled = null,
+  onToggle = null,
+  pinned = false,
+  onPin = null,
+  target = false,
 }: {
   call: ToolItem;
   card: PendingCard | null;
   readOnly: boolean;
   aside: boolean;
   goBack: ((callId: string) => Promise<Outcome>) | null;
+  /** The call's card is drawn at another copy of this row (the Pinned strip's rows). */
+  cardElsewhere?: boolean;
+  toggled?: boolean | null;
+  onToggle?: ((callId: string, open: boolean) => void) | null;
+  pinned?: boolean;
+  onPin?: ((callId: string) => void) | null;
+  /** The step a jump went to. */
+  target?: boolean;
 }) {
   // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
-  return html`<div class=${aside ? "pp-row pp-set-aside" : "pp-row"} data-testid="pp-row" data-set-aside=${aside ? "true" : null}>
-    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null} onGoBack=${goBack} /><${DecisionLines} call=${call} /></${Boundary}>
+  const classes = `pp-row${aside ? " pp-set-aside" : ""}${target ? " pp-target" : ""}`;
+  return html`<div class=${classes} data-testid="pp-row" data-set-aside=${aside ? "true" : null} data-target=${target ? "true" : null}>
+    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null || cardElsewhere} onGoBack=${goBack}
+      toggled=${toggled} onToggle=${onToggle} pinned=${pinned} onPin=${onPin} /><${DecisionLines} call=${call} /></${Boundary}>
     ${card ? html`<${Boundary} value=${card} label="card"><${Card} card=${card} readOnly=${readOnly} /></${Boundary}>` : null}
   </div>`;
 }
@@ -146,6 +164,26 @@ export function cardsByCall(pending: readonly PendingCard[]): Map<string, Pendin
   return byCall;
 }
 
+/** The names of the run's tools, in the order they were first called. */
+function toolNames(items: readonly Item[]): string[] {
+  const names = new Set<string>();
+  for (const item of items) if (item.type === "tool") names.add(item.name);
+  return [...names];
+}
+
+/** The rows of what the kernel found, each drawn from this view's own record of its step
+ * when it has it (so a row stays current while the run goes on). */
+function foundRows(found: readonly FoundItem[], items: readonly Item[]): Row[] {
+  const rows: Row[] = [];
+  for (const { position, item: sent } of found) {
+    const own = items[position];
+    const item = own && own.type === sent.type && (own.type !== "tool" || (sent.type === "tool" && own.id === sent.id)) ? own : sent;
+    if (item.type === "tool") rows.push({ key: `t-${item.id}`, kind: "tool", call: item });
+    else if (item.text || item.type === "user" || !(item.tool_calls ?? []).length || item.set_aside) rows.push({ key: `m-${position}`, kind: "message", item });
+  }
+  return rows;
+}
+
 export function Transcript({ items, streaming, pending = [], model, readOnly = false }: TranscriptProps) {
   const rows = useMemo(() => rowsOf(items), [items]);
   const cards = useMemo(() => (model ? cardsByCall(pending) : new Map<string, PendingCard>()), [pending, model]);
@@ -154,17 +192,58 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
   const local = model ? remoteOf(model.get("meta")) === null : false;
   const goBack = useMemo(() => (kernel && local && !readOnly ? (callId: string) => fork(kernel, { call: callId }, true) : null), [kernel, local, readOnly]);
   const [shown, setShown] = useState(WINDOW);
+  // Rows a person opened or closed keep that state, and opened ones stay drawn, however
+  // far the run goes on; pinned ones are listed at the top.
+  const [toggles, setToggles] = useState<ReadonlyMap<string, boolean>>(() => new Map());
+  const onToggle = useCallback((callId: string, open: boolean) => setToggles((before) => new Map(before).set(callId, open)), []);
+  const { pins, togglePin } = usePins();
+  const pinnedRows = usePinnedRows(rows, pins);
+  const [found, setFound] = useState<Shown | null>(null);
+  const running = useRunning(model);
+  const onPin = model ? togglePin : null;
+  const findable = !!kernel && !!model && !readOnly && (rows.length > WINDOW || found !== null);
+  const tools = useMemo(() => (findable ? toolNames(items) : []), [findable, items]);
+  const results = useMemo(() => (found ? foundRows(found.value.items, items) : null), [found, items]);
+  const targetPosition = found?.kind === "jump" ? found.value.target : null;
+  const target = targetPosition !== null ? items[targetPosition] : undefined;
+  const targetId = target?.type === "tool" ? target.id : null;
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // A jump shows its step: scrolled to, without taking the focus from the find bar.
+    const row = section.current?.querySelector<HTMLElement>('[data-target="true"]');
+    if (row && typeof row.scrollIntoView === "function") row.scrollIntoView({ block: "nearest" });
+  }, [found]);
   const hidden = Math.max(0, rows.length - shown);
-  // Calls waiting for an answer are never hidden: they come right after the button.
-  const pinned = hidden > 0 ? rows.slice(0, hidden).filter((row) => needsEye(row, cards)) : [];
-  const earlier = hidden - pinned.length;
+  // Calls waiting for an answer, and calls a person opened, are never hidden: they come
+  // right after the button (in the same list as the last rows, so a row that moves there
+  // keeps its element and the focus).
+  const kept =
+    hidden > 0
+      ? rows.slice(0, hidden).filter((row) => needsEye(row, cards) || (row.kind === "tool" && toggles.get(row.call.id) === true && !pins.has(row.call.id)))
+      : [];
+  const earlier = hidden - kept.length;
   const draw = (row: Row): VNode =>
     row.kind === "tool"
-      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} aside=${!!row.aside} goBack=${goBack} />`
+      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} aside=${!!row.aside} goBack=${goBack}
+          toggled=${toggles.get(row.call.id) ?? null} onToggle=${onToggle} pinned=${pins.has(row.call.id)} onPin=${onPin} target=${row.call.id === targetId} />`
       : html`<${Message} key=${row.key} item=${row.item} />`;
-  return html`<section class="pp-transcript" aria-label="Transcript" data-rows=${rows.length}>
+  const drawPinned = (row: Row): VNode =>
+    row.kind === "tool"
+      ? html`<${ToolRow} key=${row.key} call=${row.call} card=${null} cardElsewhere=${cards.has(row.call.id)} readOnly=${readOnly} aside=${!!row.aside} goBack=${goBack}
+          toggled=${toggles.get(row.call.id) ?? null} onToggle=${onToggle} pinned=${true} onPin=${onPin} />`
+      : html`<${Message} key=${row.key} item=${row.item} />`;
+  return html`<section class="pp-transcript" aria-label="Transcript" data-rows=${rows.length} ref=${section}>
+    ${findable && kernel ? html`<${FindBar} kernel=${kernel} tools=${tools} live=${running} version=${items} shown=${found} onShow=${setFound} />` : null}
+    <${PinnedStrip} rows=${pinnedRows} draw=${drawPinned} />
     ${
-      earlier > 0
+      results
+        ? html`<section class="pp-found" data-testid="pp-found" data-kind=${found?.kind} aria-label=${found?.kind === "jump" ? "The steps around the one you jumped to" : "Steps that fit the filter"}>
+          ${results.length === 0 ? html`<p class="pp-muted pp-empty" data-testid="pp-found-none">${found?.kind === "jump" ? "Nothing to show." : "No step fits this filter."}</p>` : results.map(draw)}
+        </section>`
+        : null
+    }
+    ${
+      !results && earlier > 0
         ? html`<div class="pp-earlier" data-testid="pp-earlier" key="earlier">
           <span>${earlier.toLocaleString("en-US")} earlier ${earlier === 1 ? "step" : "steps"}</span>
           <button type="button" class="pp-button pp-button-quiet" data-testid="pp-show-earlier" onClick=${() => setShown(shown + STEP)}>
@@ -174,8 +253,7 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
         : null
     }
     ${rows.length === 0 && !streaming ? html`<p class="pp-muted pp-empty">No messages yet.</p>` : null}
-    ${pinned.map(draw)}
-    ${rows.slice(hidden).map(draw)}
+    ${results ? null : [...kept, ...rows.slice(hidden)].map(draw)}
     ${
       streaming
         ? html`<div class="pp-item pp-message pp-assistant pp-streaming" data-testid="pp-streaming" aria-busy="true">

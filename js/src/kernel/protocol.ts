@@ -3,7 +3,7 @@
  * view's line to the kernel (requests.ts) and ends in one outcome.
  */
 import { jsonPathKeys, pathOf, pointerKeys } from "../lib/field-path";
-import type { Json, ResponseError } from "../types";
+import type { FindFilter, Json, JumpTo, ResponseError } from "../types";
 import type { Kernel, Outcome } from "./requests";
 
 export { type Outcome, REQUEST_TIMEOUT_MS } from "./requests";
@@ -77,6 +77,19 @@ export function branches(kernel: Kernel, forkRunId: string, timeoutMs?: number):
 /** Asks the kernel to stop the run; answered once it has stopped. */
 export function cancel(kernel: Kernel, timeoutMs?: number): Promise<Outcome> {
   return kernel.request({ type: "cancel" }, timeoutMs);
+}
+
+/** The steps that fit `filter`, found by the kernel: how many, and `count` of them from
+ * the `from`-th (`FindValue`). */
+export function find(kernel: Kernel, filter: FindFilter, from = 0, count?: number, timeoutMs?: number): Promise<Outcome> {
+  const wanted: Record<string, Json> = {};
+  for (const key of ["tool", "status", "text"] as const) if (filter[key]) wanted[key] = filter[key];
+  return kernel.request({ type: "find", filter: wanted, from, ...(count ? { count } : {}) }, timeoutMs);
+}
+
+/** The page of the transcript around a call, the first pause or the last failure (`JumpValue`). */
+export function jump(kernel: Kernel, to: JumpTo, count?: number, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "find", jump: to, ...(count ? { count } : {}) }, timeoutMs);
 }
 
 /** Asks an inbox to read its store again; answered once it has. */
