@@ -9,6 +9,8 @@ On SQLite a store that counts the write transactions it commits does the countin
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -28,7 +30,7 @@ from pausepoint import (
     ToolCallRequest,
     action,
 )
-from pausepoint.store import PostgresStore, RunStore, SQLiteStore
+from pausepoint.store import Change, PostgresStore, RunStore, SQLiteStore
 from pausepoint.store._sql import Cursor
 
 
@@ -194,3 +196,87 @@ async def test_each_commit_lands_before_what_it_guards(tmp_path: Path) -> None:
     assert reader.summary(run_id).status == "completed"
     store.close()
     reader.close()
+
+
+def three_calls_per_turn(turns: int) -> Callable[[ModelRequest], Any]:
+    """`turns` turns of three `look` calls each, then a text."""
+    made = 0
+
+    def respond(request: ModelRequest) -> Any:
+        nonlocal made
+        if made == turns:
+            return "All done."
+        made += 1
+        return [
+            ToolCallRequest(id=f"call_{made}_{k}", name="look", input={"n": k}) for k in range(3)
+        ]
+
+    return respond
+
+
+async def test_a_turn_of_three_calls_commits_its_running_marks_once(
+    counted: tuple[RunStore, Callable[[], int]],
+) -> None:
+    store, commits = counted
+    seen: list[list[str]] = []
+
+    @action
+    async def look(n: int, ctx: ActionContext) -> int:
+        """What the store holds of this turn's calls when one of them starts."""
+        stored, _ = store.load_prompt(ctx.run_id)
+        seen.append([r.status for r in stored.tool_calls()][-3:])
+        await asyncio.sleep(0)
+        return n + 1
+
+    counts = []
+    for turns in (2, 4):
+        agent = Agent(model=ScriptedModel(three_calls_per_turn(turns)), actions=[look])
+        before = commits()
+        run = agent.new_run("go", store=store)
+        assert (await run.run()).status == "completed"
+        counts.append(commits() - before)
+        stored, _ = store.load_prompt(run.id)
+        assert [r.result for r in stored.tool_calls()] == [1, 2, 3] * turns
+
+    # Every call of a turn was stored running before the first of them started.
+    assert seen[0] == ["running"] * 3
+    assert all(set(statuses) <= {"running", "succeeded"} for statuses in seen)
+    # The turn with its three running marks is one commit; then each outcome is kept as
+    # it comes, and outcomes that come while a commit is in flight share the next one.
+    assert 2 * (1 + 1) <= counts[1] - counts[0] <= 2 * (1 + 3)
+
+
+class WatchedStore(SQLiteStore):
+    """Notes the thread of each write, and whether the event loop ran during it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.threads: list[int] = []
+        self.loop_ran: list[bool] = []
+
+    def write(self, run_id: str, change: Change, **options: Any) -> int:
+        self.threads.append(threading.get_ident())
+        if self.loop is not None:
+            ran = threading.Event()
+            self.loop.call_soon_threadsafe(ran.set)
+            # On the loop's own thread the loop cannot run until this returns.
+            self.loop_ran.append(ran.wait(10))
+        return super().write(run_id, change, **options)
+
+
+async def test_commits_run_off_the_event_loop_which_goes_on_meanwhile(tmp_path: Path) -> None:
+    store = WatchedStore(tmp_path / "runs.db")
+    agent = Agent(model=ScriptedModel(one_call_per_turn(4, pause_every=2)), actions=[bump, confirm])
+    run = agent.new_run("go", store=store)  # made here, before the loop is watched
+    store.loop = asyncio.get_running_loop()
+    result = await run.run()
+    while result.status == "interrupted":
+        result = await run.resume(True)
+
+    assert result.status == "completed"
+    assert len(store.loop_ran) >= 2 * 4
+    assert all(store.loop_ran)
+    assert threading.get_ident() not in store.threads
+    assert store.load_prompt(run.id)[0] == run.prompt
+    store.close()

@@ -309,7 +309,7 @@ class Answering:
         durable = self._stretch.durable
         if durable is not None:
             try:
-                durable.hold()
+                await durable.take()
             except RunBusyError as busy:
                 await self._lost_race([entry for _, entry, _ in answers], busy)
         for _, entry, resolution in answers:
@@ -323,7 +323,7 @@ class Answering:
             changed = (_position(self._prompt, aside),)
         if durable is not None:
             try:
-                durable.save(self._prompt, self._stretch.status, changed)
+                await durable.commit(self._prompt, self._stretch.status, changed)
             except StoreError as exc:
                 if aside is not None:
                     self._prompt.take_back_set_aside(aside)

@@ -1,19 +1,29 @@
-"""A run attached to a store: its lease, and saving each transcript change as it happens.
+"""A run attached to a store: its lease, and committing each transcript change in time.
 
-The loop calls `save` at each point where the transcript moved (an answer recorded, the
-model's message and its tool call records, a call going "running", an outcome, the end
-of a stretch); only what changed is written (`RunWriter`). While a stretch executes, the
-run holds the store's lease on it, so no other process executes it at the same time.
+The loop commits where a promise needs it: an answer before the action re-runs; the
+model's turn with its calls marked running before an action starts; outcomes before the
+model is asked again; the run's status, with the end of its lease, when a stretch ends.
+Only what changed is written (`RunWriter`). While a stretch executes, the run holds the
+store's lease on it, so no other process executes it at the same time.
+
+Commits run on one thread per store, never on the event loop: the loop serializes what
+changed (so the Prompt may move on at once), hands the commit to that thread and awaits
+it. One run's commits go one at a time, in order; a save prepared while another of the
+same run is in flight waits for it, then writes everything that moved since.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
 import sys
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
 
 from ..errors import RunBusyError
 from ..store import LeaseHeldError, RunStore, RunWriter
@@ -23,6 +33,21 @@ from ._result import RunStatus
 __all__ = ["DEFAULT_LEASE_TTL", "Durable", "owner_name"]
 
 logger = logging.getLogger("pausepoint")
+
+T = TypeVar("T")
+
+# One thread per store commits for every run of this process on it, in the order given.
+_committers: weakref.WeakKeyDictionary[RunStore, ThreadPoolExecutor] = weakref.WeakKeyDictionary()
+
+
+def committer(store: RunStore) -> ThreadPoolExecutor:
+    """The thread that commits to `store` (made on first use; it ends with the store)."""
+    executor = _committers.get(store)
+    if executor is None:
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pausepoint-commit")
+        _committers[store] = executor
+    return executor
+
 
 DEFAULT_LEASE_TTL = 30.0
 """Seconds a run's lease lasts unless renewed; a crashed process blocks a run this long."""
@@ -76,6 +101,7 @@ class Durable:
         self.owner = owner
         self.ttl = ttl
         self._holding = False
+        self._inflight: Future[object] | None = None
 
     @property
     def store(self) -> RunStore:
@@ -98,6 +124,57 @@ class Durable:
         self.writer.owner = self.owner
         self._holding = True
 
+    async def take(self) -> None:
+        """`hold`, with the store's work on its commit thread."""
+        if self._holding:
+            return
+        try:
+            await self._on_thread(self.store.acquire, self.writer.run_id, self.owner, self.ttl)
+        except LeaseHeldError as exc:
+            raise RunBusyError(_held(self.writer.run_id, exc, self.ttl)) from exc
+        self.writer.owner = self.owner
+        self._holding = True
+
+    async def commit(
+        self,
+        prompt: Prompt,
+        status: RunStatus,
+        changed: Iterable[int] = (),
+        *,
+        release: bool = False,
+    ) -> None:
+        """`save`, off the event loop: what changed is serialized here, at once, and
+        committed on the store's thread; returns once it is durable. Cancelled while the
+        commit runs, the commit still completes (and the writer knows it)."""
+        await self._settled()
+        prepared = self.writer.prepare(
+            prompt, status=status, changed=changed, release=release and self._holding
+        )
+        if prepared is None:
+            return
+        await self._on_thread(self.writer.commit, prepared)
+        if release and self.writer.owner is None:
+            self._holding = False
+
+    async def _settled(self) -> None:
+        """Wait until no commit of this run is in flight."""
+        while (inflight := self._inflight) is not None and not inflight.done():
+            await asyncio.wait([asyncio.wrap_future(inflight)])
+
+    def _settled_sync(self) -> None:
+        inflight = self._inflight
+        if inflight is not None and not inflight.done():
+            # Its awaiter was told how it ended; this save starts from what is stored.
+            with contextlib.suppress(BaseException):
+                inflight.result()
+
+    async def _on_thread(self, work: Callable[..., T], *args: object) -> T:
+        """Run `work(*args)` on the store's commit thread, after the work handed there
+        before it, and await it."""
+        future: Future[T] = committer(self.store).submit(work, *args)
+        self._inflight = future  # type: ignore[assignment]
+        return await asyncio.wrap_future(future)
+
     def moved_on(self) -> bool:
         """True when the stored run has changed since this run last saved or loaded it."""
         return self.store.summary(self.writer.run_id).version != self.writer.version
@@ -113,7 +190,9 @@ class Durable:
         """Commit what changed since the last save (`StoreConflictError` or
         `LeaseLostError` when another writer got there first; nothing written then).
         `changed` names stored items changed in place other than open tool call records
-        (a turn set aside by Retry). `release` lets the lease go in the same commit."""
+        (a turn set aside by Retry). `release` lets the lease go in the same commit.
+        Blocking: the loop uses `commit`."""
+        self._settled_sync()
         self.writer.save(prompt, status=status, changed=changed, release=release and self._holding)
         if release and self.writer.owner is None:
             self._holding = False
@@ -122,6 +201,7 @@ class Durable:
         """Release the lease (after the stretch's last save, or a refused start)."""
         if not self._holding:
             return
+        self._settled_sync()
         self._holding = False
         self.writer.owner = None
         try:
@@ -137,7 +217,7 @@ class Durable:
             if not self._holding:
                 return  # let go with the stretch's last save
             try:
-                self.writer.renew(self.ttl)
+                await self._on_thread(self.writer.renew, self.ttl)
             except Exception:
                 logger.warning("Lost the lease on %s", self.writer.run_id, exc_info=True)
                 return

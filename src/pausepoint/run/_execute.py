@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +62,7 @@ class ToolRunner:
         events: Events,
         response_models: dict[str, type[BaseModel]],
         default_timeout: float | None = None,
-        checkpoint: Callable[[], None] | None = None,
+        checkpoint: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._actions = actions
         self._known = ", ".join(sorted(actions))
@@ -85,7 +85,7 @@ class ToolRunner:
         an action's bug) becomes this call's recorded failure, never an escape."""
         invocation = await self.prepare(record)
         if invocation is not None:
-            self._checkpoint()  # durable before it runs: after a crash, attempt tells it so
+            await self._checkpoint()  # durable before it runs: after a crash, attempt tells it so
             await self.invoke(invocation)
 
     async def prepare(self, record: ToolCall) -> Invocation | None:
@@ -221,7 +221,7 @@ class ToolRunner:
         else:
             record.status = "interrupted"
         if self.alongside:
-            self._checkpoint()  # other calls still run: keep this one's question now
+            await self._checkpoint()  # other calls still run: keep this one's question now
         if self._events.heard(InterruptedEvent.name):
             await self._events.emit(InterruptedEvent(record, entry))
 
@@ -231,12 +231,12 @@ class ToolRunner:
         else:
             set_fields(record, status=status, error=error)
         if self.alongside:
-            self._checkpoint()  # other calls still run: keep this one's outcome now
+            await self._checkpoint()  # other calls still run: keep this one's outcome now
         if self._events.heard(ToolCallFinishedEvent.name):
             await self._events.emit(ToolCallFinishedEvent(record))
 
 
-def _nothing() -> None:
+async def _nothing() -> None:
     pass
 
 

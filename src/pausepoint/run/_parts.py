@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -39,7 +39,7 @@ def assemble(
     step: bool,
     breakpoints: Iterable[Breakpoint],
     pending: Callable[[], tuple[PendingInterrupt, ...]],
-    checkpoint: Callable[[], None],
+    checkpoint: Callable[[], Awaitable[None]],
 ) -> Parts:
     agent, prompt, emit = run.agent, run.prompt, events.emit
     # Pydantic classes of answers awaited by this process; after a restore the JSON

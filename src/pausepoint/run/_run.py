@@ -98,10 +98,10 @@ class AgentRun(InNotebook, Stopping, RunHistory):
         writer, prompt = RunWriter.load(store, run_id)
         return cls(agent, prompt, lease_ttl=lease_ttl, _writer=writer)
 
-    def _checkpoint(self) -> None:
+    async def _checkpoint(self) -> None:
         durable = self._stretch.durable
         if durable is not None:
-            durable.save(self._prompt, self.status)
+            await durable.commit(self._prompt, self.status)
 
     # -- what the run is -------------------------------------------------------------
 

@@ -136,7 +136,7 @@ class Stretch:
         durable = self.durable
         renewal: asyncio.Task[None] | None = None
         if durable is not None:
-            durable.hold()
+            await durable.take()
             renewal = asyncio.get_running_loop().create_task(durable.keep_alive())
         try:
             return await self._execute(max_turns or self._agent.max_turns)
@@ -188,7 +188,7 @@ class Stretch:
         if self.durable is not None:
             try:
                 # The outcome and the end of the lease, in one commit.
-                self.durable.save(self._prompt, self.status, release=True)
+                await self.durable.commit(self._prompt, self.status, release=True)
             except StoreError as exc:
                 logger.error("Could not save the outcome of run %s: %s", self._prompt.run_id, exc)
                 if result.status != "failed":  # a failure is reported once, as it happened

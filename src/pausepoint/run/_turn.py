@@ -148,7 +148,7 @@ class Turn:
         debugger: Debugger,
         outcomes: Outcomes,
         events: Events,
-        checkpoint: Callable[[], None],
+        checkpoint: Callable[[], Awaitable[None]],
     ) -> None:
         self._agent = agent
         self._prompt = prompt
@@ -187,7 +187,7 @@ class Turn:
             elif isinstance(step, AskModel):
                 self.released = False
                 turns += 1
-                self._checkpoint()  # every outcome durable before the model is asked again
+                await self._checkpoint()  # every outcome durable before the model is asked again
                 failed = await self._ask()
                 if failed is not None:
                     return failed
@@ -208,7 +208,7 @@ class Turn:
         invocations = [i for r in records if (i := await tools.prepare(r)) is not None]
         if not invocations:
             return
-        self._checkpoint()  # all running marks durable before any action starts
+        await self._checkpoint()  # all running marks durable before any action starts
         tools.alongside = len(invocations) > 1
         try:
             self._children = [asyncio.ensure_future(tools.invoke(i)) for i in invocations]
