@@ -64,35 +64,12 @@ class Filter:
     text: str | None = None
 
 
-@dataclass(slots=True)
-class _Step:
-    """What the index knows of the item at one position."""
-
-    item: Item
-    mark: tuple[Any, ...]
-    call: int | None  # the call's number, 1 for the run's first tool call
-    tool: str | None  # the call's tool
-    shown: bool  # the view draws a row for it (a turn that only calls tools has none)
-    statuses: frozenset[str]
-    words: str | None = None  # made when a text search first needs them
-
-
 @dataclass(frozen=True, slots=True)
 class Found:
     """Positions in the transcript, with what the view needs to draw them."""
 
     positions: Sequence[int]
     calls: int
-
-
-def _mark(item: Item) -> tuple[Any, ...]:
-    """What changes when an item's record changes (the item itself may be updated)."""
-    if isinstance(item, ToolCall):
-        latest = item.interrupts[-1].resolution if item.interrupts else None
-        return (item.status, item.attempts, len(item.interrupts), latest is None, item.ended_at)
-    if isinstance(item, AssistantMessage):
-        return (len(item.text), item.set_aside is None)
-    return (len(item.text),)
 
 
 def _decisions(call: ToolCall) -> list[Decision | None]:
@@ -102,23 +79,25 @@ def _decisions(call: ToolCall) -> list[Decision | None]:
         return []
 
 
-def _statuses(item: Item) -> frozenset[str]:
-    if not isinstance(item, ToolCall):
-        return frozenset()
-    found: set[str] = set()
-    if item.status == "interrupted":
-        found.add("waiting")
-    elif item.status in ("failed", "cancelled"):
-        found.add(item.status)
-    if item.interrupts:
-        for decision in _decisions(item):
+_BIT = {status: 1 << i for i, status in enumerate(STATUSES)}
+
+
+def _statuses(call: ToolCall) -> int:
+    """The statuses of a call, as bits of `_BIT`."""
+    found = 0
+    if call.status == "interrupted":
+        found |= _BIT["waiting"]
+    elif call.status in ("failed", "cancelled"):
+        found |= _BIT[call.status]
+    if call.interrupts:
+        for decision in _decisions(call):
             if decision is None:
                 continue
             if decision.args is not None:
-                found.add("edited")
+                found |= _BIT["edited"]
             if decision.kind != "expired" and decision.by != "policy":
-                found.add("answered")
-    return frozenset(found)
+                found |= _BIT["answered"]
+    return found
 
 
 def _words(item: Item) -> str:
@@ -139,70 +118,108 @@ def _words(item: Item) -> str:
     return f"{item.name}\n{text.decode(errors='ignore')}".casefold()
 
 
-def _shown(item: Item) -> bool:
-    if isinstance(item, AssistantMessage):
-        return bool(item.text) or not item.tool_calls or item.set_aside is not None
-    return True
+def _shown(item: AssistantMessage) -> bool:
+    return bool(item.text) or not item.tool_calls or item.set_aside is not None
 
 
 class TranscriptIndex:
     """The facts of each step of one transcript, kept current as it grows and changes.
 
     `items()` gives the transcript's items as they are now (a run's `prompt.items`). Safe
-    to use from several threads (the view's requests may arrive on any of them).
+    to use from several threads (the view's requests may arrive on any of them). The facts
+    are kept in flat lists of plain values: reading 10,000 steps again makes no objects the
+    garbage collector would have to walk.
     """
 
     def __init__(self, items: Callable[[], Sequence[Item]]) -> None:
         self._items = items
-        self._steps: list[_Step] = []
         self._lock = threading.Lock()
+        self._seen: list[Item] = []
+        # What changes when a record changes (a record is updated in place): a call's
+        # status, attempts, pauses, whether its latest pause waits, when it ended; for a
+        # message, its length (kept in `_attempts`) and whether it was set aside (`_waits`).
+        self._status: list[str | None] = []
+        self._attempts: list[int] = []
+        self._pauses: list[int] = []
+        self._waits: list[bool] = []
+        self._ended: list[Any] = []
+        self._call: list[int] = []  # the call's number (1 for the first), 0 for a message
+        self._tool: list[str | None] = []
+        self._shown: list[bool] = []  # the view draws a row (a tools-only turn has none)
+        self._bits: list[int] = []  # statuses, as bits of `_BIT`
+        self._words: list[str | None] = []  # made when a text search first needs them
 
-    def _refresh(self) -> list[_Step]:
+    def _refresh(self) -> int:
+        """Bring the facts up to date; the number of tool calls."""
         items = list(self._items())
-        steps = self._steps
-        del steps[len(items) :]
+        lists: tuple[list[Any], ...] = (
+            self._seen, self._status, self._attempts, self._pauses, self._waits, self._ended,
+            self._call, self._tool, self._shown, self._bits, self._words,
+        )  # fmt: skip
+        for values in lists:
+            del values[len(items) :]
+        known = len(self._seen)
         calls = 0
+        facts: tuple[Any, ...]
         for position, item in enumerate(items):
             if isinstance(item, ToolCall):
                 calls += 1
-            mark = _mark(item)
-            if position < len(steps):
-                step = steps[position]
-                if step.item is item and step.mark == mark:
+                pauses = item.interrupts
+                waits = bool(pauses) and pauses[-1].resolution is None
+                if (
+                    position < known
+                    and self._seen[position] is item
+                    and self._status[position] == item.status
+                    and self._attempts[position] == item.attempts
+                    and self._pauses[position] == len(pauses)
+                    and self._waits[position] == waits
+                    and self._ended[position] == item.ended_at
+                ):
                     continue
-            step = _Step(
-                item=item,
-                mark=mark,
-                call=calls if isinstance(item, ToolCall) else None,
-                tool=item.name if isinstance(item, ToolCall) else None,
-                shown=_shown(item),
-                statuses=_statuses(item),
-            )
-            if position < len(steps):
-                steps[position] = step
+                facts = (
+                    item, item.status, item.attempts, len(pauses), waits, item.ended_at,
+                    calls, item.name, True, _statuses(item), None,
+                )  # fmt: skip
             else:
-                steps.append(step)
-        return steps
+                length = len(item.text)
+                aside = isinstance(item, AssistantMessage) and item.set_aside is not None
+                if (
+                    position < known
+                    and self._seen[position] is item
+                    and self._attempts[position] == length
+                    and self._waits[position] == aside
+                ):
+                    continue
+                shown = not isinstance(item, AssistantMessage) or _shown(item)
+                facts = (item, None, length, 0, aside, None, 0, None, shown, 0, None)
+            if position < known:
+                for values, value in zip(lists, facts, strict=True):
+                    values[position] = value
+            else:
+                for values, value in zip(lists, facts, strict=True):
+                    values.append(value)
+        return calls
 
     def find(self, where: Filter) -> Found:
         """The positions of the steps that fit `where`, in transcript order."""
         with self._lock:
-            steps = self._refresh()
+            calls = self._refresh()
             needle = where.text.casefold() if where.text else None
+            bit = _BIT[where.status] if where.status is not None else 0
+            tools, bits, words = self._tool, self._bits, self._words
             found: list[int] = []
-            calls = 0
-            for position, step in enumerate(steps):
-                calls += step.call is not None
-                if not step.shown:
+            for position, shown in enumerate(self._shown):
+                if not shown:
                     continue
-                if where.tool is not None and step.tool != where.tool:
+                if where.tool is not None and tools[position] != where.tool:
                     continue
-                if where.status is not None and where.status not in step.statuses:
+                if bit and not bits[position] & bit:
                     continue
                 if needle is not None:
-                    if step.words is None:
-                        step.words = _words(step.item)
-                    if needle not in step.words:
+                    text = words[position]
+                    if text is None:
+                        text = words[position] = _words(self._seen[position])
+                    if needle not in text:
                         continue
                 found.append(position)
             return Found(found, calls)
@@ -211,19 +228,24 @@ class TranscriptIndex:
         """The position of call number `to`, of the first pause or of the last failure
         (None when there is none), and how many tool calls the run has."""
         with self._lock:
-            steps = self._refresh()
-            calls = [p for p, s in enumerate(steps) if s.call is not None]
+            calls = self._refresh()
+            numbers = self._call
             if isinstance(to, int):
-                return (calls[to - 1] if 0 < to <= len(calls) else None), len(calls)
+                if not 0 < to <= calls:
+                    return None, calls
+                return numbers.index(to), calls
             if to == "first-pause":
-                paused = (p for p in calls if steps[p].item.interrupts)  # type: ignore[union-attr]
-                return next(paused, None), len(calls)
-            failed = (p for p in reversed(calls) if "failed" in steps[p].statuses)
-            return next(failed, None), len(calls)
+                paused = (p for p, n in enumerate(self._pauses) if n and numbers[p])
+                return next(paused, None), calls
+            failed = _BIT["failed"]
+            last = (p for p in range(len(numbers) - 1, -1, -1) if self._bits[p] & failed)
+            return next(last, None), calls
 
     def number_of(self, position: int) -> int | None:
+        """The call number of the step at `position` (None for a message)."""
         with self._lock:
-            return self._steps[position].call if position < len(self._steps) else None
+            number = self._call[position] if position < len(self._call) else 0
+            return number or None
 
 
 def _page(items: Sequence[Item], index: TranscriptIndex, positions: Sequence[int]) -> list[Any]:
