@@ -22,6 +22,12 @@ Then the same for real runs (`--run-sizes`): an agent makes one tool call per mo
 (every 10th asks for an answer, given at once), in memory and attached to a SQLiteStore,
 which commits every step as it happens (and holds the run's lease per stretch).
 
+Last, what a real run's step costs in commits and disk flushes: commits per step on
+SQLiteStore (synchronous=FULL, counted by the store) and on PostgresStore (counted by the
+server: the transaction ids it gave out), for steps that only run their call and for the
+workload above; and the fdatasync/fsync calls per step on SQLite FULL, counted with strace
+in a child process when strace is installed (said so, and skipped, when it is not).
+
     python benchmarks/bench_store.py [--sizes 10 100 1000 5000] [--repeat 3] [--no-fsync]
 """
 
@@ -31,13 +37,18 @@ import argparse
 import asyncio
 import gc
 import itertools
+import re
+import shutil
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 from _workload import confirm, one_call_per_turn
 from pausepoint import (
@@ -51,6 +62,8 @@ from pausepoint import (
     action,
 )
 from pausepoint.store import PostgresStore, RunStore, RunWriter, SQLiteStore, TemporaryPostgres
+
+PAUSE_EVERY = 10  # as in _workload.py
 
 Save = Callable[[Prompt], None]
 
@@ -125,13 +138,13 @@ async def bump(n: int) -> int:
     return n + 1
 
 
-async def _real_run(calls: int, store: RunStore | None) -> float:
-    """µs per step of a real run of `calls` tool calls, saved to `store` (or nowhere)."""
-    agent = Agent(
-        model=ScriptedModel(one_call_per_turn(calls, "bump")),
-        actions=[bump, confirm],
-        max_turns=calls + 1,
-    )
+async def _real_run(calls: int, store: RunStore | None, plain: bool = False) -> float:
+    """µs per step of a real run of `calls` tool calls, saved to `store` (or nowhere).
+    `plain`: no call asks for an answer."""
+    model = one_call_per_turn(calls, "bump")
+    if plain:
+        model = _without_pauses(calls)
+    agent = Agent(model=ScriptedModel(model), actions=[bump, confirm], max_turns=calls + 1)
     run: AgentRun = agent.new_run("go", store=store)
     started = time.perf_counter()
     result = await run.run()
@@ -139,6 +152,125 @@ async def _real_run(calls: int, store: RunStore | None) -> float:
         result = await run.resume(True)
     assert result.status == "completed", result
     return (time.perf_counter() - started) / calls * 1e6
+
+
+def _without_pauses(calls: int) -> Callable[[Any], Any]:
+    made = 0
+
+    def respond(request: Any) -> Any:
+        nonlocal made
+        if made == calls:
+            return "All done."
+        made += 1
+        return ToolCallRequest(id=f"call_{made}", name="bump", input={"n": made})
+
+    return respond
+
+
+class CountingSQLiteStore(SQLiteStore):
+    """Counts the write transactions it commits."""
+
+    commits = 0
+
+    @contextmanager
+    def _transaction(self, *, write: bool) -> Iterator[Any]:
+        with super()._transaction(write=write) as cur:
+            yield cur
+        if write:
+            self.commits += 1
+
+
+def _next_xid(dsn: str) -> int:
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        row = conn.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _per_step(count: Callable[[int], int], steps: int) -> float:
+    """What `steps` more steps add, per step (a run's fixed cost left out)."""
+    return (count(2 * steps) - count(steps)) / steps
+
+
+def commits_per_step(folder: Path, dsn: str | None, steps: int) -> None:
+    print(f"commits per step (real runs, the difference between {steps} and {2 * steps} steps):")
+    store = CountingSQLiteStore(folder / "counted.db", synchronous="FULL")
+
+    def on_sqlite(plain: bool) -> Callable[[int], int]:
+        def count(calls: int) -> int:
+            before = store.commits
+            asyncio.run(_real_run(calls, store, plain))
+            return store.commits - before
+
+        return count
+
+    rows = [("SQLiteStore (FULL)", on_sqlite)]
+    if dsn is not None:
+        postgres = PostgresStore(dsn)
+
+        def on_postgres(plain: bool) -> Callable[[int], int]:
+            def count(calls: int) -> int:
+                before = _next_xid(dsn)
+                asyncio.run(_real_run(calls, postgres, plain))
+                return _next_xid(dsn) - before
+
+            return count
+
+        rows.append(("PostgresStore", on_postgres))
+    for name, way in rows:
+        plain = _per_step(way(True), steps)
+        mixed = _per_step(way(False), steps)
+        print(
+            f"  {name:>18}: {plain:.2f} per plain step; {mixed:.2f} per step with every "
+            f"{PAUSE_EVERY}th answered by a person"
+        )
+    store.close()
+    if dsn is not None:
+        postgres.close()
+    else:
+        print("  PostgresStore skipped (no server)")
+    fsyncs_per_step(folder, steps)
+
+
+def fsyncs_per_step(folder: Path, steps: int) -> None:
+    strace = shutil.which("strace")
+    if strace is None:
+        print(
+            "  fsyncs per step: not counted, strace is not installed "
+            "(apt-get install strace to count them)"
+        )
+        return
+
+    def count(plain: bool) -> Callable[[int], int]:
+        def fsyncs(calls: int) -> int:
+            out = folder / "strace.txt"
+            db = folder / f"fsync-{calls}-{plain}.db"
+            subprocess.run(
+                [strace, "-f", "-c", "-e", "trace=fdatasync,fsync", "-o", str(out)]
+                + [sys.executable, __file__, "--fsync-child", str(calls), str(db)]
+                + (["--plain"] if plain else []),
+                check=True,
+            )
+            found = re.search(
+                r"^\S+\s+\S+\s+\S+\s+(\d+)\s+(?:\d+\s+)?total$", out.read_text(), re.M
+            )
+            return int(found.group(1)) if found else 0
+
+        return fsyncs
+
+    plain = _per_step(count(True), steps)
+    mixed = _per_step(count(False), steps)
+    print(
+        f"  {'fsyncs, SQLite FULL':>18}: {plain:.2f} per plain step; {mixed:.2f} per step "
+        f"with every {PAUSE_EVERY}th answered by a person (strace: fdatasync + fsync)"
+    )
+
+
+def fsync_child(calls: int, path: str, plain: bool) -> None:
+    with SQLiteStore(path, synchronous="FULL") as store:
+        asyncio.run(_real_run(calls, store, plain))
 
 
 def real_runs(sizes: list[int], repeat: int, folder: Path) -> None:
@@ -163,7 +295,13 @@ def main() -> None:
     parser.add_argument("--whole-json-max", type=int, default=1000)
     parser.add_argument("--no-fsync", action="store_true")
     parser.add_argument("--run-sizes", type=int, nargs="+", default=[10, 100, 1000])
+    parser.add_argument("--count-steps", type=int, default=200)
+    parser.add_argument("--fsync-child", nargs=2, metavar=("CALLS", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.fsync_child:
+        fsync_child(int(args.fsync_child[0]), args.fsync_child[1], args.plain)
+        return
 
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -218,6 +356,7 @@ def main() -> None:
                 )
 
         real_runs(args.run_sizes, args.repeat, folder)
+        commits_per_step(folder, server.dsn if missing is None else None, args.count_steps)
 
 
 if __name__ == "__main__":
