@@ -20,10 +20,10 @@ by side:
 Printed per size, the median of the runs: wall µs per step (from the first request to the
 last TOOL_CALL_RESULT received; in process, to the last call finished), its ratio to the
 way's baseline and the µs it adds; AG-UI events per step and wall µs per event; CPU µs per
-step on the agent's side (this thread in process; over HTTP the server process, all its
-threads) and what that adds to the baseline's; and CPU µs per step of the client (this
-thread, over HTTP). CPU figures are the ones a busy machine changes least.
-Goal: the server adds under 100 µs per step.
+step on the agent's side (in process, this process with all its threads, a store's
+commit thread too; over HTTP, the server process) and what that adds to the baseline's;
+and over HTTP, CPU µs per step of the client (this process). CPU figures are the ones a
+busy machine changes least. Goal: the server adds under 100 µs per step.
 
 Then, for each size of 1,000 steps or more, flatness: the last 100 steps over the first
 100 (goal < 1.5), as bench_store.py computes it, by total time and by median step time.
@@ -159,17 +159,18 @@ class Server:
 @dataclass
 class Measured:
     """One run: perf_counter stamps (its start, then one per finished step), the AG-UI
-    events seen, CPU seconds on the agent's side (read with `agent_clock`) and on this
-    thread when it is only the client."""
+    events seen, CPU seconds on the agent's side (read with `agent_clock`: by default this
+    process, all its threads) and, when the agent runs elsewhere, on this process: the
+    client's."""
 
-    agent_clock: Callable[[], float] = time.thread_time
+    agent_clock: Callable[[], float] = time.process_time
     stamps: list[float] = field(default_factory=list)
     events: int = 0
     agent_cpu: float = 0.0
     client_cpu: float | None = None
 
     def start(self) -> None:
-        self._agent, self._client = self.agent_clock(), time.thread_time()
+        self._agent, self._client = self.agent_clock(), time.process_time()
         self.stamps.append(time.perf_counter())
 
     def step(self, *_: Any) -> None:
@@ -177,8 +178,8 @@ class Measured:
 
     def stop(self, events: int = 0) -> Measured:
         self.agent_cpu = self.agent_clock() - self._agent
-        if self.agent_clock is not time.thread_time:
-            self.client_cpu = time.thread_time() - self._client
+        if self.agent_clock is not time.process_time:
+            self.client_cpu = time.process_time() - self._client
         self.events = events
         return self
 
