@@ -86,7 +86,7 @@ def test_the_ag_ui_client_takes_a_run_through_an_approval_and_a_question_to_succ
     ]
     assert executions(count) == ["refund", "ship fast"]
     if mode == "stateless":
-        sealed = Prompt.model_validate(report["state"]["pausepoint"]["transcript"])
+        sealed = Prompt.model_validate_json(report["state"]["pausepoint"]["transcript"])
         assert sealed.output == FINAL_TEXT
     else:
         assert store is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -82,7 +83,7 @@ async def test_a_new_thread_runs_until_the_approval_and_names_the_clients_run(
     [pending] = interrupts(seen)
     binding = pending["metadata"][BINDING_METADATA_KEY]
     assert (binding["kind"], binding["toolName"]) == ("tool-approval", "refund")
-    transcript = Prompt.model_validate(state_of(seen)["pausepoint"]["transcript"])
+    transcript = Prompt.model_validate_json(state_of(seen)["pausepoint"]["transcript"])
     assert (transcript.thread_id, transcript.run_id) == ("thread-1", "thread-1")
     [snapshot] = [e for e in seen if e["type"] == "MESSAGES_SNAPSHOT"]
     user, assistant = snapshot["messages"]
@@ -185,7 +186,7 @@ async def test_a_stateless_server_continues_from_the_state_the_client_sends_back
     assert ending(third)["outcome"] == {"type": "success"}
     assert executions(count) == ["refund", "ship slow"]
     assert types(third)[-2:] == ["STATE_SNAPSHOT", "RUN_FINISHED"]
-    done = Prompt.model_validate(state_of(third)["pausepoint"]["transcript"])
+    done = Prompt.model_validate_json(state_of(third)["pausepoint"]["transcript"])
     assert done.output == FINAL_TEXT
 
 
@@ -194,11 +195,13 @@ def _forge_seal(state: dict[str, Any]) -> None:
 
 
 def _raise_the_amount(state: dict[str, Any]) -> None:
-    for item in state["pausepoint"]["transcript"]["items"]:
+    transcript = json.loads(state["pausepoint"]["transcript"])
+    for item in transcript["items"]:
         for call in item.get("tool_calls", []):
             call["input"]["amount"] = 3000.0
         if item["type"] == "tool":
             item["input"]["amount"] = 3000.0
+    state["pausepoint"]["transcript"] = json.dumps(transcript)
 
 
 def _drop_the_seal(state: dict[str, Any]) -> None:

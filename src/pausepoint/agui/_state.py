@@ -1,23 +1,23 @@
 """The sealed state of a stateless server: the transcript travels with the client.
 
 A server without a store keeps nothing between requests. After each stretch it sends the
-transcript in a STATE_SNAPSHOT, sealed with an HMAC under the server's secret; AG-UI
-clients send their state back with the next request, and the server rebuilds the run
-from it only when the seal matches, so a client can neither forge a transcript nor edit
-one (and through it the pending interrupts it answers).
+transcript in a STATE_SNAPSHOT, as its JSON text sealed with an HMAC under the server's
+secret; AG-UI clients send their state back with the next request, and the server
+rebuilds the run from it only when the seal matches, so a client can neither forge a
+transcript nor edit one (and through it the pending interrupts it answers). The text is a
+JSON string in the state, so every client keeps it byte for byte, and sealing and reading
+it cost what writing and parsing the transcript cost.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import InvalidTranscriptError, NotJSONError, UsageError
-from ..interrupts import canonical_json
+from ..errors import InvalidTranscriptError, UsageError
 from ..transcript import Prompt
 
 __all__ = ["SEAL_PREFIX", "STATE_KEY", "StateRefused", "sealed_state", "secret_bytes", "unseal"]
@@ -47,20 +47,23 @@ def secret_bytes(secret: bytes | str | None) -> bytes:
     return secret
 
 
-def seal(transcript: Any, key: bytes) -> str:
-    """`hmac-sha256:<hex>` over the canonical JSON text of `transcript` (a JSON value)."""
-    text = canonical_json(transcript).encode("utf-8", "surrogatepass")
-    return SEAL_PREFIX + hmac.new(key, text, hashlib.sha256).hexdigest()
+def seal(text: str, key: bytes) -> str:
+    """`hmac-sha256:<hex>` over the UTF-8 bytes of the transcript's JSON text."""
+    return (
+        SEAL_PREFIX
+        + hmac.new(key, text.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+    )
 
 
 def sealed_state(
     prompt: Prompt, key: bytes, others: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """The STATE_SNAPSHOT's snapshot: the client's own keys of its state (`others`) kept,
-    ours under `pausepoint`: ``{"transcript": <prompt JSON>, "seal": "hmac-sha256:..."}``."""
-    transcript = json.loads(prompt.model_dump_json())
+    ours under `pausepoint`: ``{"transcript": "<the transcript's JSON text>", "seal":
+    "hmac-sha256:..."}``."""
+    text = prompt.model_dump_json()
     state = {k: v for k, v in (others or {}).items() if k != STATE_KEY}
-    state[STATE_KEY] = {"transcript": transcript, "seal": seal(transcript, key)}
+    state[STATE_KEY] = {"transcript": text, "seal": seal(text, key)}
     return state
 
 
@@ -76,20 +79,17 @@ def unseal(state: Any, key: bytes, thread_id: str) -> Prompt | None:
     ours = state[STATE_KEY]
     if not isinstance(ours, Mapping) or not isinstance(ours.get("seal"), str):
         raise StateRefused(f"The state's {STATE_KEY!r} entry has no seal.")
-    if "transcript" not in ours:
-        raise StateRefused(f"The state's {STATE_KEY!r} entry has no transcript.")
-    transcript = ours["transcript"]
-    try:
-        expected = seal(transcript, key)
-    except NotJSONError as exc:
-        raise StateRefused(f"The sealed transcript is not JSON: {exc}") from exc
+    text = ours.get("transcript")
+    if not isinstance(text, str):
+        raise StateRefused(f"The state's {STATE_KEY!r} entry has no transcript text.")
+    expected = seal(text, key)
     if not hmac.compare_digest(expected.encode("ascii"), str(ours["seal"]).encode("utf-8")):
         raise StateRefused(
             "The transcript's seal does not match: the state was changed, or sealed by a "
             "server with another secret."
         )
     try:
-        prompt = Prompt.model_validate_json(json.dumps(transcript, ensure_ascii=False))
+        prompt = Prompt.model_validate_json(text)
     except (InvalidTranscriptError, ValueError) as exc:
         raise StateRefused(f"The sealed transcript does not load: {exc}") from exc
     if prompt.thread_id != thread_id:
