@@ -62,8 +62,8 @@ from ..transcript import (
 )
 from ._mirror import Mirror
 from ._remote_answers import check_edits, input_schemas, resume_entries, target
+from ._remote_http import Connection, follow
 from ._remote_http import failure as describe
-from ._remote_http import follow
 from ._remote_saved import SavedRemoteRun, read, write
 
 if TYPE_CHECKING:
@@ -124,6 +124,7 @@ class RemoteRun:
         self.headers = dict(headers or {})
         self.forwarded_props = dict(forwarded_props or {})
         self.timeout = timeout
+        self._connection = Connection(timeout)
         self.agent = RemoteAgent(url, max_answer_bytes)
         self.events: list[dict[str, Any]] = []
         """Every AG-UI event received, as the wire carried it."""
@@ -266,9 +267,7 @@ class RemoteRun:
         self._loop = asyncio.get_running_loop()
         body = self._body(message, entries, forwarded_props)
         self._stream = asyncio.ensure_future(
-            follow(
-                self.url, body, headers=self.headers, connect_timeout=self.timeout, hear=self._hear
-            )
+            follow(self._connection, self.url, body, headers=self.headers, hear=self._hear)
         )
         self._stop = None
         self._status = "running"

@@ -3,7 +3,10 @@ event until the run's last one; and how a failed request reads as a run's error.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
+import ssl
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -25,23 +28,44 @@ class RemoteRefused(Exception):
         super().__init__(f"The server answered HTTP {status}: {body or '(no body)'}")
 
 
+class Connection:
+    """One HTTP client per event loop, kept between requests: its connections are reused,
+    and its TLS settings are built once, not for every request."""
+
+    def __init__(self, connect_timeout: float | None) -> None:
+        self.connect_timeout = connect_timeout
+        self._client: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def client(self) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop or self._loop.is_closed():
+            httpx = _httpx()
+            timeout = httpx.Timeout(self.connect_timeout, read=None)
+            self._client = httpx.AsyncClient(timeout=timeout, verify=_tls())
+            self._loop = loop
+        return self._client
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    return ssl.create_default_context()
+
+
 async def follow(
+    connection: Connection,
     url: str,
     body: Mapping[str, Any],
     *,
     headers: Mapping[str, str],
-    connect_timeout: float | None,
     hear: Callable[[dict[str, Any]], Awaitable[None]],
 ) -> None:
     """POST `body` to `url` and pass each event of the answer to `hear`, up to RUN_FINISHED
-    or RUN_ERROR. `connect_timeout` bounds connecting and sending, not the stream, which
-    lasts as long as the run. Frames that are not JSON objects are skipped."""
-    httpx = _httpx()
+    or RUN_ERROR. The connection's timeout bounds connecting and sending, not the stream,
+    which lasts as long as the run. Frames that are not JSON objects are skipped."""
     sent = {"Accept": "text/event-stream", **headers}
-    async with (
-        httpx.AsyncClient(timeout=httpx.Timeout(connect_timeout, read=None)) as client,
-        client.stream("POST", url, json=body, headers=sent) as response,
-    ):
+    client = connection.client()
+    async with client.stream("POST", url, json=body, headers=sent) as response:
         if response.status_code >= 400:
             text = (await response.aread()).decode("utf-8", "replace")
             raise RemoteRefused(response.status_code, text[:500])

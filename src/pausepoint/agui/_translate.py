@@ -74,6 +74,7 @@ class Translator:
         self.started = False
         self._text: tuple[str, list[str]] | None = None  # the message being streamed
         self._step: tuple[int, str] | None = None  # (its assistant message's position, name)
+        self._counted = (0, 0)  # (a position, the assistant messages before it)
 
     def hear(self, event: Any) -> list[BaseEvent]:
         """The AG-UI events that one run event means (none for most bookkeeping)."""
@@ -212,11 +213,20 @@ class Translator:
         if self._step is not None and self._step[0] == position:
             return
         self._close_step(out)
-        items = self._prompt.items[:position]
-        number = 1 + sum(1 for item in items if isinstance(item, AssistantMessage))
-        name = f"turn {number}"
+        name = f"turn {1 + self._answers_before(position)}"
         self._step = (position, name)
         out.append(StepStartedEvent(step_name=name))
+
+    def _answers_before(self, position: int) -> int:
+        """How many assistant messages come before `position`: counted on from the last
+        position asked about, so a long run does not recount its whole transcript a turn."""
+        start, count = self._counted
+        if position < start:
+            start, count = 0, 0
+        items = self._prompt.items
+        count += sum(1 for item in items[start:position] if isinstance(item, AssistantMessage))
+        self._counted = (position, count)
+        return count
 
     def _close(self, out: list[BaseEvent]) -> None:
         if self._text is not None:
