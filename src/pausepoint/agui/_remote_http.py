@@ -29,8 +29,10 @@ class RemoteRefused(Exception):
 
 
 class Connection:
-    """One HTTP client per event loop, kept between requests: its connections are reused,
-    and its TLS settings are built once, not for every request."""
+    """One HTTP client per event loop, kept between requests, with TLS settings built once
+    for the process rather than for every request. No connection is kept idle: a loop
+    may end between two requests (blocking calls run one each), and a pooled connection
+    would outlive it."""
 
     def __init__(self, connect_timeout: float | None) -> None:
         self.connect_timeout = connect_timeout
@@ -42,7 +44,8 @@ class Connection:
         if self._client is None or self._loop is not loop or self._loop.is_closed():
             httpx = _httpx()
             timeout = httpx.Timeout(self.connect_timeout, read=None)
-            self._client = httpx.AsyncClient(timeout=timeout, verify=_tls())
+            limits = httpx.Limits(max_keepalive_connections=0)
+            self._client = httpx.AsyncClient(timeout=timeout, verify=_tls(), limits=limits)
             self._loop = loop
         return self._client
 
