@@ -63,33 +63,48 @@ def result_error(record: ToolCall) -> str | None:
 def snapshot_messages(prompt: Prompt) -> list[AguiMessage]:
     """The conversation as AG-UI messages, as the model reads it: a turn set aside by
     Retry is left out, and a call still waiting (on a person, or to run) has no tool
-    message yet. The instructions are the agent's, not the conversation's: left out."""
+    message yet. The instructions are the agent's, not the conversation's: left out.
+
+    A message is built once: the same item at the same place of the same run gives the
+    same message in every later snapshot (a settled call, a message; `_BUILT` keeps the
+    most recent ones), so a long run's snapshot costs a lookup per item, not a build."""
     positions = {id(item): position for position, item in enumerate(prompt.items)}
+    # A fork whose items were edited in place is built afresh: its edits change items.
+    keep = prompt.parent is None or not prompt.parent.edited
     out: list[AguiMessage] = []
     for item in read_by_model(prompt.items):
-        mid = message_id(prompt, positions[id(item)])
-        if isinstance(item, UserMessage):
-            out.append(agui.UserMessage(id=mid, content=item.text))
-        elif isinstance(item, AssistantMessage):
-            calls = [
-                agui.ToolCall(
-                    id=call.id,
-                    function=agui.FunctionCall(
-                        name=call.name, arguments=arguments_text(call.input)
-                    ),
-                )
-                for call in item.tool_calls
-            ]
-            out.append(
-                agui.AssistantMessage(id=mid, content=item.text or None, tool_calls=calls or None)
-            )
-        elif item.status in SETTLED:
-            out.append(
-                agui.ToolMessage(
-                    id=mid,
-                    tool_call_id=item.id,
-                    content=result_text(item),
-                    error=result_error(item),
-                )
-            )
+        position = positions[id(item)]
+        if isinstance(item, ToolCall) and item.status not in SETTLED:
+            continue
+        text = item.status if isinstance(item, ToolCall) else item.text
+        key = (prompt.run_id, position, item.type, hash(text))
+        message = _BUILT.get(key) if keep else None
+        if message is None:
+            message = _message(item, message_id(prompt, position))
+            if keep:
+                _BUILT[key] = message
+                if len(_BUILT) > _BUILT_MAX:
+                    del _BUILT[next(iter(_BUILT))]
+        out.append(message)
     return out
+
+
+_BUILT: dict[tuple[str, int, str, int], AguiMessage] = {}
+_BUILT_MAX = 100_000
+
+
+def _message(item: Item, mid: str) -> AguiMessage:
+    if isinstance(item, UserMessage):
+        return agui.UserMessage(id=mid, content=item.text)
+    if isinstance(item, AssistantMessage):
+        calls = [
+            agui.ToolCall(
+                id=call.id,
+                function=agui.FunctionCall(name=call.name, arguments=arguments_text(call.input)),
+            )
+            for call in item.tool_calls
+        ]
+        return agui.AssistantMessage(id=mid, content=item.text or None, tool_calls=calls or None)
+    return agui.ToolMessage(
+        id=mid, tool_call_id=item.id, content=result_text(item), error=result_error(item)
+    )
