@@ -3,6 +3,7 @@ so they are the usual cards, answered here and checked on both sides."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -149,3 +150,33 @@ def test_a_waiting_remote_run_saved_and_reopened_is_answered_from_the_copy(tmp_p
 
     assert done.status == "completed"
     assert ran == [("refund", {"order_id": 42, "amount": 30.0}), ("ship", {"speed": "fast"})]
+
+
+def test_stop_here_stops_the_run_on_the_server(tmp_path: Path) -> None:
+    from tests.helpers import until
+
+    @action
+    async def step(n: int) -> int:
+        """One slow step."""
+        await asyncio.sleep(0.02)
+        return n
+
+    turns = [call("step", n=n) for n in range(500)] + ["Done."]
+    store = SQLiteStore(tmp_path / "runs.db")
+    slow = Agent(model=ScriptedModel(turns), actions=[step], store=store)
+
+    async def go(url: str) -> Any:
+        remote = RemoteRun(url)
+        task = asyncio.ensure_future(remote.run("Take your time"))
+        await until(lambda: sum(e["type"] == "TOOL_CALL_RESULT" for e in remote.events) >= 3)
+        result = await remote.cancel("Enough.")
+        await task
+        return remote, result
+
+    with serve(slow) as server:
+        remote, result = asyncio.run(go(server.url))
+        assert result is not None
+        assert result.status == "cancelled"
+        # The server saw the client leave and stopped the run it was executing.
+        asyncio.run(until(lambda: store.summary(remote.id).status == "cancelled"))
+    assert store.summary(remote.id).status == "cancelled"

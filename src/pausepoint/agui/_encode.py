@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterable, AsyncIterator
 
 from ag_ui.core import BaseEvent
 from ag_ui.encoder import EventEncoder
 
-__all__ = ["CONTENT_TYPE", "encode"]
+__all__ = ["CONTENT_TYPE", "coalesce", "encode"]
 
 CONTENT_TYPE = EventEncoder().get_content_type()
 """The media type of `encode`'s output (``text/event-stream``)."""
@@ -22,3 +24,45 @@ async def encode(events: AsyncIterable[BaseEvent]) -> AsyncIterator[str]:
     encoder = EventEncoder()
     async for event in events:
         yield encoder.encode(event)
+
+
+_END = object()
+
+
+async def coalesce(frames: AsyncIterable[str]) -> AsyncIterator[str]:
+    """`frames` joined into as few chunks as keep them timely: whatever is ready when the
+    response asks for more goes out as one write. A step makes several events at once (a
+    message, its calls, a result); one write each would cost the server more than the
+    events themselves. Closing this closes `frames` (a stream the client left)."""
+    ready: asyncio.Queue[object] = asyncio.Queue()
+
+    async def read() -> None:
+        try:
+            async for frame in frames:
+                ready.put_nowait(frame)
+        finally:
+            ready.put_nowait(_END)
+
+    reader = asyncio.ensure_future(read())
+    try:
+        while True:
+            first = await ready.get()
+            if first is _END:
+                break
+            chunk = [str(first)]
+            ended = False
+            while not ready.empty():
+                more = ready.get_nowait()
+                if more is _END:
+                    ended = True
+                    break
+                chunk.append(str(more))
+            yield "".join(chunk)
+            if ended:
+                break
+        await reader  # its error, if it failed, is the stream's
+    finally:
+        if not reader.done():
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader

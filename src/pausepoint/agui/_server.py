@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..errors import MissingDependencyError, UsageError
 from ..run import Agent
 from ..store import RunStore
-from ._encode import CONTENT_TYPE, encode
+from ._encode import CONTENT_TYPE, coalesce, encode
 from ._handler import Handler
 from ._state import secret_bytes
 
@@ -107,7 +107,7 @@ def app(
         if request.method == "POST":
             body = await request.body()
             return StreamingResponse(
-                encode(handler.stream(body)),
+                coalesce(encode(handler.stream(body))),
                 media_type=CONTENT_TYPE,
                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
             )
