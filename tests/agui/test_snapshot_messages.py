@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from pausepoint import Agent, ModelResponse, ModelTurn, ScriptedModel, action, call
 from pausepoint.agui import snapshot_messages
 
@@ -49,3 +51,25 @@ def test_an_edited_fork_is_built_from_its_edits() -> None:
     edited = snapshot_messages(fork.prompt)
     assert edited[0].content == "Refund order 7"
     assert before[0].content == "Refund order 42"
+
+
+def test_a_messages_snapshot_is_framed_as_the_ag_ui_encoder_frames_it() -> None:
+    import asyncio
+
+    from ag_ui.core import MessagesSnapshotEvent
+    from ag_ui.encoder import EventEncoder
+
+    from pausepoint.agui import encode
+
+    run = agent().new_run("Refund order 42")
+    run.run_sync()
+    run.resume_sync(True)
+    event = MessagesSnapshotEvent(messages=snapshot_messages(run.prompt))
+
+    async def frames() -> list[str]:
+        async def one() -> AsyncIterator[MessagesSnapshotEvent]:
+            yield event
+
+        return [frame async for frame in encode(one())]
+
+    assert asyncio.run(frames()) == [EventEncoder().encode(event)]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterable, AsyncIterator
+from typing import Any
 
-from ag_ui.core import BaseEvent
+from ag_ui.core import BaseEvent, MessagesSnapshotEvent
 from ag_ui.encoder import EventEncoder
 
 __all__ = ["CONTENT_TYPE", "coalesce", "encode"]
@@ -23,7 +24,36 @@ async def encode(events: AsyncIterable[BaseEvent]) -> AsyncIterator[str]:
     """
     encoder = EventEncoder()
     async for event in events:
-        yield encoder.encode(event)
+        if isinstance(event, MessagesSnapshotEvent) and _plain(event):
+            yield _snapshot_frame(event)
+        else:
+            yield encoder.encode(event)
+
+
+def _plain(event: MessagesSnapshotEvent) -> bool:
+    return event.timestamp is None and event.raw_event is None
+
+
+def _snapshot_frame(event: MessagesSnapshotEvent) -> str:
+    """The frame of a snapshot of the whole conversation (one at each pause of a long
+    run), from each message's JSON written once: the same text the encoder writes."""
+    parts = ",".join(_message_json(message) for message in event.messages)
+    return f'data: {{"type":"MESSAGES_SNAPSHOT","messages":[{parts}]}}\n\n'
+
+
+_WRITTEN: dict[int, tuple[Any, str]] = {}
+_WRITTEN_MAX = 100_000
+
+
+def _message_json(message: Any) -> str:
+    kept = _WRITTEN.get(id(message))
+    if kept is not None and kept[0] is message:
+        return kept[1]
+    text = message.model_dump_json(by_alias=True, exclude_none=True)
+    _WRITTEN[id(message)] = (message, text)
+    if len(_WRITTEN) > _WRITTEN_MAX:
+        del _WRITTEN[next(iter(_WRITTEN))]
+    return str(text)
 
 
 _END = object()
