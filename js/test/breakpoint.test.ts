@@ -1,15 +1,8 @@
 import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { click, FakeModel, initialize, isDisabled, mount, typeInto, within } from "./helpers";
+import { click, FakeModel, initialize, isDisabled, mount, openDebug, typeInto, within } from "./helpers";
 
 /** Opens the Debug panel as a click on its summary does. */
-function openDebug(view: ReturnType<typeof mount>): void {
-  const panel = view.get("pp-debug") as HTMLDetailsElement;
-  act(() => {
-    panel.open = true;
-    panel.dispatchEvent(new Event("toggle"));
-  });
-}
 
 afterEach(() => {
   document.body.innerHTML = "";

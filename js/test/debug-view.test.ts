@@ -1,10 +1,9 @@
-import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { answerText } from "../src/components/Branches";
 import { LIST_ROWS } from "../src/components/DebugPanel";
 import type { Item } from "../src/types";
 import { finished, T } from "./fixtures-past";
-import { click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
+import { click, FakeModel, initialize, mount, openDebug, typeInto, within } from "./helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -15,14 +14,6 @@ afterEach(() => {
 function minutesLater(minutes: number): void {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(new Date(Date.UTC(2025, 0, 1) + minutes * 60_000));
-}
-
-function openDebug(view: ReturnType<typeof mount>): void {
-  const panel = view.get("pp-debug") as HTMLDetailsElement;
-  act(() => {
-    panel.open = true;
-    panel.dispatchEvent(new Event("toggle"));
-  });
 }
 
 function setup(attrs: Record<string, unknown> = {}) {

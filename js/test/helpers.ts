@@ -228,3 +228,12 @@ export class FakeSignal {
     });
   }
 }
+
+/** Open a view's Debug panel as a person does: the details element opens and says so. */
+export function openDebug(view: Mounted): void {
+  const panel = view.get("pp-debug") as HTMLDetailsElement;
+  act(() => {
+    panel.open = true;
+    panel.dispatchEvent(new Event("toggle"));
+  });
+}

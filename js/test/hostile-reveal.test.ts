@@ -3,11 +3,10 @@
  * goes through the reveal path: no raw hidden character reaches a text node or an
  * attribute, whatever surface draws it. Only what an edit field holds stays exact.
  */
-import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Item } from "../src/types";
 import { T } from "./fixtures-past";
-import { approvalCard, click, FakeModel, initialize, type Mounted, mount, typeInto, within } from "./helpers";
+import { approvalCard, click, FakeModel, initialize, mount, openDebug, typeInto, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
@@ -126,14 +125,6 @@ const pending = [
     args: null,
   },
 ];
-
-function openDebug(view: Mounted): void {
-  const panel = view.get("pp-debug") as HTMLDetailsElement;
-  act(() => {
-    panel.open = true;
-    panel.dispatchEvent(new Event("toggle"));
-  });
-}
 
 describe("hidden characters on every surface", () => {
   it("are markers in every text and attribute of a run view, the Debug panel, the slider, Compare and Show all", async () => {

@@ -4,19 +4,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { forkAtStep } from "../src/components/Scrubber";
 import { stepsOf } from "../src/lib/past";
 import { finished } from "./fixtures-past";
-import { click, FakeModel, flushMicrotasks, initialize, type Mounted, mount, typeInto, widgetOf, within } from "./helpers";
+import { click, FakeModel, flushMicrotasks, initialize, type Mounted, mount, openDebug, typeInto, widgetOf, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
 });
-
-function openDebug(view: Mounted): void {
-  const panel = view.get("pp-debug") as HTMLDetailsElement;
-  act(() => {
-    panel.open = true;
-    panel.dispatchEvent(new Event("toggle"));
-  });
-}
 
 function setup(attrs: Record<string, unknown> = {}) {
   const model = new FakeModel({ status: "completed", items: finished, ...attrs });

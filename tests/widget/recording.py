@@ -95,3 +95,16 @@ def comm_of(box: Inbox) -> RecordingComm:
     """The comm of an inbox."""
     assert isinstance(box.comm, RecordingComm)
     return box.comm
+
+
+async def response_to(comm: RecordingComm, request: dict[str, Any]) -> dict[str, Any]:
+    """Send `request` as the front end would and wait for the one reply to it."""
+    from tests.helpers import until
+
+    comm.browser_send(request)
+    found: dict[str, Any] = await until(
+        lambda: next(
+            (r for r in comm.custom("response") if r["requestId"] == request["requestId"]), None
+        )
+    )
+    return found

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from tests.helpers import until
-from tests.widget.recording import RecordingComm, comms
+from tests.widget.recording import RecordingComm, comms, response_to
 
 from pausepoint import ActionContext, ActionInterrupt, Agent, AgentRun, ScriptedModel, action
 from pausepoint.transcript import (
@@ -174,16 +174,6 @@ async def finished_run(calls: int = 60) -> tuple[AgentRun, RecordingComm]:
         assert (await response_to(comm, answer))["ok"] is True
         await until(lambda: run.status == "completed")
     return run, comm
-
-
-async def response_to(comm: RecordingComm, request: dict[str, Any]) -> dict[str, Any]:
-    comm.browser_send(request)
-    found: dict[str, Any] = await until(
-        lambda: next(
-            (r for r in comm.custom("response") if r["requestId"] == request["requestId"]), None
-        )
-    )
-    return found
 
 
 async def test_a_filter_from_the_view_answers_one_page_of_items_as_the_view_draws_them(

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from tests.debug.helpers import Ledger, RecordingModel, refund_agent, refund_script
 from tests.helpers import until
-from tests.widget.recording import RecordingComm, comms
+from tests.widget.recording import RecordingComm, comms, response_to
 
 from pausepoint import AgentRun, ToolCall
 
@@ -27,16 +27,6 @@ async def finished() -> tuple[AgentRun, RecordingComm, Ledger, RecordingModel]:
 
 def refund_call(run: AgentRun) -> ToolCall:
     return next(r for r in run.prompt.tool_calls() if r.name == "refund")
-
-
-async def response_to(comm: RecordingComm, request: dict[str, Any]) -> dict[str, Any]:
-    comm.browser_send(request)
-    found: dict[str, Any] = await until(
-        lambda: next(
-            (r for r in comm.custom("response") if r["requestId"] == request["requestId"]), None
-        )
-    )
-    return found
 
 
 async def test_go_back_here_on_a_tool_call_opens_the_fork_in_place_answerable_there(
