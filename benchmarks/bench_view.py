@@ -18,6 +18,12 @@ With `--remote`, the kernel instead serves the same agent over AG-UI (`serve(age
 stateless server in a thread of the kernel) and the view is a `RemoteRun` following it;
 the same figures, for "a remote run of 2,000 calls meets the view's budgets".
 
+With `--explore`, a person explores the live run while it works: the Debug panel is opened
+(its waterfall follows the run) and the find bar filters the transcript by tool, as soon
+as each appears, and the filter is cleared once the kernel has finished (back to the
+live tail, where "drawn" looks); the same figures, for the budgets with the panel and a
+filter open.
+
     make bench-view                  # or: python benchmarks/bench_view.py [--calls 500 2000]
     python benchmarks/bench_view.py --remote --calls 2000
 """
@@ -151,7 +157,12 @@ def _run_cell(page: Any, index: int) -> None:
 
 
 def measure(
-    lab: Lab, browser: Any, calls: int, timeout_s: float, remote: bool = False
+    lab: Lab,
+    browser: Any,
+    calls: int,
+    timeout_s: float,
+    remote: bool = False,
+    explore: bool = False,
 ) -> tuple[Figures, Figures]:
     name = f"bench-{calls}-{uuid.uuid4().hex[:6]}"
     setup = SETUP.replace("{calls}", str(calls))
@@ -174,7 +185,11 @@ def measure(
         _run_cell(page, 0)
         page.locator(".jp-OutputArea-output .pp-root").first.wait_for(timeout=60_000)
         _run_cell(page, 1)
+        if explore:
+            _explore(page, timeout_s)
         started, finished = _output_numbers(page, 1, "BENCH", timeout_s * 1000)[:2]
+        if explore:  # back to the live tail, where the last call is drawn
+            page.locator('[data-testid="pp-find-clear"]').first.click()
         drawn = float(page.evaluate(DRAWN, [0, last, timeout_s * 1000]))
         longest, total, count = _long_tasks(page, started, drawn)
         live = Figures(drawn - finished, longest, total, count, _nodes(page, 0))
@@ -190,6 +205,15 @@ def measure(
         context.close()
         for session in lab.api("GET", "/api/sessions") or []:
             lab.api("DELETE", f"/api/sessions/{session['id']}")
+
+
+def _explore(page: Any, timeout_s: float) -> None:
+    """Open the first view's Debug panel and filter its transcript by tool, while the run
+    works (each as soon as it is drawn: the panel after the first turn, the find bar
+    once the transcript is longer than the rows a view draws)."""
+    view = page.locator(".jp-OutputArea-output .pp-root").first
+    view.locator('[data-testid="pp-debug"] > summary').click(timeout=timeout_s * 1000)
+    view.locator('[data-testid="pp-find-tool"]').select_option("lookup", timeout=timeout_s * 1000)
 
 
 def _row(label: str, live: Figures | None, again: Figures | None, attr: str, unit: str) -> str:
@@ -208,6 +232,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=180, help="seconds per size")
     parser.add_argument(
         "--remote", action="store_true", help="a RemoteRun of the agent served from the kernel"
+    )
+    parser.add_argument(
+        "--explore",
+        action="store_true",
+        help="open the Debug panel and filter by tool while the run works",
     )
     args = parser.parse_args()
     if CHROMIUM is None:
@@ -231,11 +260,15 @@ def main() -> None:
                     live: Figures | None
                     again: Figures | None
                     try:
-                        live, again = measure(lab, browser, calls, args.timeout, args.remote)
+                        live, again = measure(
+                            lab, browser, calls, args.timeout, args.remote, args.explore
+                        )
                     except (PlaywrightError, AssertionError) as exc:
                         print(f"  ({calls} calls: {str(exc).splitlines()[0]})")
                         live = again = None
                     kind, live_at = (" (remote)", 21) if args.remote else ("", 30)
+                    if args.explore:
+                        kind, live_at = f"{kind} (panel, filter)", live_at - 17
                     print(
                         f"\n{calls:,} tool calls{kind}{'live run':>{live_at}}"
                         f"{'finished run shown':>22}"
