@@ -122,3 +122,19 @@ def agent_asking(schema: dict[str, Any]) -> Agent:
         return ctx.resumption.data
 
     return Agent(model=ScriptedModel([call("ask"), "done"]), actions=[ask])
+
+
+def require_peer(module: str, what: str) -> None:
+    """Import another framework's package for an interop test module: the module is
+    skipped without it, except under CI=true, where its absence is a failure."""
+    import importlib
+    import os
+
+    import pytest
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        if os.environ.get("CI") == "true":
+            raise
+        pytest.skip(f"{what} is not installed", allow_module_level=True)

@@ -17,12 +17,12 @@ CI=true, where they must be installed.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.agui.canned import serving
+from tests.helpers import require_peer
 from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import AssistantMessage, NoPendingInterruptError, ToolCall, UserMessage
@@ -34,12 +34,7 @@ pytestmark = pytest.mark.filterwarnings(
     "ignore:`get_config_jsonschema` is deprecated:DeprecationWarning"
 )
 
-try:
-    import ag_ui_langgraph  # type: ignore[import-untyped]  # noqa: F401
-except ImportError:  # pragma: no cover - depends on the machine
-    if os.environ.get("CI") == "true":
-        raise
-    pytest.skip("the LangGraph peer (ag-ui-langgraph) is not installed", allow_module_level=True)
+require_peer("ag_ui_langgraph", "the LangGraph peer (ag-ui-langgraph)")
 
 ASK = "Please refund order 42."
 ASKING = "Order 42 qualifies for a refund; I'll ask for approval first."

@@ -19,13 +19,12 @@ CI=true, where it must be installed.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.agui.canned import serving
-from tests.helpers import until
+from tests.helpers import require_peer, until
 from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import AssistantMessage, NoPendingInterruptError, ToolCall, UserMessage
@@ -33,12 +32,7 @@ from pausepoint.agui import RemoteRun
 
 __all__ = ["comms"]
 
-try:
-    import pydantic_ai  # noqa: F401
-except ImportError:  # pragma: no cover - depends on the machine
-    if os.environ.get("CI") == "true":
-        raise
-    pytest.skip("the Pydantic AI peer (pydantic-ai-slim) is not installed", allow_module_level=True)
+require_peer("pydantic_ai", "the Pydantic AI peer (pydantic-ai-slim)")
 
 ASK = "Please refund order 42."
 ASKING = "Refunding order 42."
