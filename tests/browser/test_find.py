@@ -104,7 +104,9 @@ def test_pins_and_opened_rows_survive_a_2000_call_run_and_find_answers_in_the_ke
 
     # While the run works: pin one row, open another, and use the find bar.
     pinned = _act_on_a_live_row(nb, "pp-pin")
-    assert int(pinned.removeprefix("call_")) < 1500, f"{pinned} was pinned late in the run"
+    # Pinned while the run still had calls to make (how far it got depends on the
+    # machine's load): the rest of the run goes on around the pinned row.
+    assert int(pinned.removeprefix("call_")) < 1900, f"{pinned} was pinned as the run ended"
     strip = view.get_by_test_id("pp-pinned")
     pinned_row = strip.locator(f'[data-tool-call-id="{pinned}"]')
     expect(pinned_row).to_be_visible()
