@@ -37,19 +37,17 @@ import argparse
 import asyncio
 import gc
 import itertools
-import re
-import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from _counts import CountingSQLiteStore, count_fsyncs, next_xid, strace_missing
 from _workload import confirm, one_call_per_turn
 from pausepoint import (
     Agent,
@@ -167,28 +165,6 @@ def _without_pauses(calls: int) -> Callable[[Any], Any]:
     return respond
 
 
-class CountingSQLiteStore(SQLiteStore):
-    """Counts the write transactions it commits."""
-
-    commits = 0
-
-    @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[Any]:
-        with super()._transaction(write=write) as cur:
-            yield cur
-        if write:
-            self.commits += 1
-
-
-def _next_xid(dsn: str) -> int:
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        row = conn.execute("SELECT pg_snapshot_xmax(pg_current_snapshot())::text").fetchone()
-    assert row is not None
-    return int(row[0])
-
-
 def _per_step(count: Callable[[int], int], steps: int) -> float:
     """What `steps` more steps add, per step (a run's fixed cost left out)."""
     return (count(2 * steps) - count(steps)) / steps
@@ -212,9 +188,9 @@ def commits_per_step(folder: Path, dsn: str | None, steps: int) -> None:
 
         def on_postgres(plain: bool) -> Callable[[int], int]:
             def count(calls: int) -> int:
-                before = _next_xid(dsn)
+                before = next_xid(dsn)
                 asyncio.run(_real_run(calls, postgres, plain))
-                return _next_xid(dsn) - before
+                return next_xid(dsn) - before
 
             return count
 
@@ -235,28 +211,19 @@ def commits_per_step(folder: Path, dsn: str | None, steps: int) -> None:
 
 
 def fsyncs_per_step(folder: Path, steps: int) -> None:
-    strace = shutil.which("strace")
-    if strace is None:
-        print(
-            "  fsyncs per step: not counted, strace is not installed "
-            "(apt-get install strace to count them)"
-        )
+    missing = strace_missing()
+    if missing is not None:
+        print(f"  fsyncs per step: not counted, {missing}")
         return
 
     def count(plain: bool) -> Callable[[int], int]:
         def fsyncs(calls: int) -> int:
-            out = folder / "strace.txt"
             db = folder / f"fsync-{calls}-{plain}.db"
-            subprocess.run(
-                [strace, "-f", "-c", "-e", "trace=fdatasync,fsync", "-o", str(out)]
-                + [sys.executable, __file__, "--fsync-child", str(calls), str(db)]
+            return count_fsyncs(
+                [sys.executable, __file__, "--fsync-child", str(calls), str(db)]
                 + (["--plain"] if plain else []),
-                check=True,
+                folder / "strace.txt",
             )
-            found = re.search(
-                r"^\S+\s+\S+\s+\S+\s+(\d+)\s+(?:\d+\s+)?total$", out.read_text(), re.M
-            )
-            return int(found.group(1)) if found else 0
 
         return fsyncs
 
