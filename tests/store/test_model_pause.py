@@ -130,6 +130,10 @@ def test_a_version_1_database_gains_the_column_and_keeps_its_runs(
     raw_sql(  # as pausepoint with store schema 1 left it
         old,
         "ALTER TABLE pausepoint_runs DROP COLUMN model_pause",
+        *(
+            f"ALTER TABLE pausepoint_runs DROP COLUMN {column}"  # added by version 3
+            for column in ("title", "pause_kind", "pause_args", "ignored_by", "ignored_at")
+        ),
         "UPDATE pausepoint_schema SET version = 1",
     )
 

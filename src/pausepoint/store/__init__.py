@@ -10,6 +10,7 @@ by version-checked deltas (`StoreConflictError` for a stale writer, nothing appl
     writer.save(prompt, status="interrupted")
     prompt, version = store.load_prompt(prompt.run_id)
     store.runs(status="interrupted")      # summaries, no transcripts loaded
+    store.waiting(sort="-amount")         # a page of waiting runs to triage, and the total
     store.changes().version()             # moves when any process changes a run
 
 `PostgresStore` needs the optional extra ``pausepoint[postgres]`` (psycopg 3, imported
@@ -43,6 +44,7 @@ from ._errors import (
 from ._rows import pending_of
 from ._sql import STORE_SCHEMA_VERSION
 from ._temporary import TemporaryPostgres
+from ._triage import TRIAGE_STATUSES, TriagePage
 from ._writer import PreparedSave, RunWriter
 from .postgres import PostgresStore
 from .sqlite import SQLiteStore
@@ -50,6 +52,7 @@ from .sqlite import SQLiteStore
 __all__ = [
     "KEEP",
     "STORE_SCHEMA_VERSION",
+    "TRIAGE_STATUSES",
     "Change",
     "DamagedRunError",
     "EncodedItems",
@@ -72,6 +75,7 @@ __all__ = [
     "StoreSchemaError",
     "StoreUsageError",
     "TemporaryPostgres",
+    "TriagePage",
     "UnwatchedChanges",
     "pending_of",
 ]

@@ -13,10 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from types import TracebackType
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from ..transcript import Item, ModelPause, Prompt
 from ._changes import RunChanges, UnwatchedChanges
+
+if TYPE_CHECKING:
+    from ._triage import TriagePage
 
 __all__ = [
     "KEEP",
@@ -61,6 +64,10 @@ class PendingSummary:
     tool_name: str
     created_at: datetime
     expires_at: datetime | None = None
+    arguments: str | None = field(default=None, compare=False)
+    """The key arguments of the call that pauses, as JSON (see `_triage.key_arguments`):
+    what the store keeps of the run's first pause to list and sort by. Not in the pending
+    column: None when read back from it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +94,14 @@ class RunSummary:
     parent_run_id: str | None = None
     parent_interrupt_id: str | None = None
     damage: str | None = None
+    title: str | None = None
+    """The title given when the run was created, else its first user message (cut)."""
+    arguments: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """The key arguments of the call the run's first pause belongs to (top-level numbers,
+    booleans and texts, cut), to list and sort by."""
+    ignored_by: str | None = None
+    ignored_at: datetime | None = None
+    """Who set the run aside with `RunStore.ignore`, and when (None: not ignored)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +180,10 @@ class RunStore(ABC):
         agent: str | None = None,
         parent_run_id: str | None = None,
         parent_interrupt_id: str | None = None,
+        title: str | None = None,
     ) -> int:
         """Store a new run with all of `prompt`'s items; returns its first version (1).
+        `title` names it in listings (default: its first user message).
 
         Raises `RunExistsError` when the run id is taken."""
 
@@ -238,6 +255,47 @@ class RunStore(ABC):
         """Header rows, most recently updated first, without loading any transcript.
 
         `status` is one status or several; `since` keeps runs updated at or after it."""
+
+    @abstractmethod
+    def waiting(
+        self,
+        *,
+        status: str | Sequence[str] = "waiting",
+        agent: str | None = None,
+        kind: str | None = None,
+        text: str | None = None,
+        ignored: bool | None = False,
+        sort: str = "newest",
+        offset: int = 0,
+        limit: int = 50,
+    ) -> TriagePage:
+        """One page of the runs waiting on a person, for triage, from header rows alone.
+
+        `status` is ``"waiting"``, ``"failed"``, ``"stopped"`` or several; `agent` and
+        `kind` (of the first pause) keep exact matches; `text` keeps runs whose title,
+        agent, pause message, tool, key arguments or id hold it (any case). Ignored runs
+        are left out (`ignored=True` lists only them, None both). `sort` is ``"newest"``
+        (the latest to pause first), ``"oldest"``, a key argument's name (``"amount"``:
+        smallest first, numbers as numbers) or ``"-amount"`` (largest first); runs
+        without it come last. The page has `total`, the count of all matching runs::
+
+            page = store.waiting(agent="payments", sort="-amount", limit=20)
+            page.total, [run.title for run in page.runs]
+        """
+
+    @abstractmethod
+    def ignore(self, run_id: str, *, by: str | None = None) -> None:
+        """Set a run aside: `waiting()` leaves it out from now on, recording `by` and when
+        (`RunSummary.ignored_by`, `ignored_at`). The run is not changed otherwise and can
+        still be answered; `unignore` lists it again."""
+
+    @abstractmethod
+    def unignore(self, run_id: str) -> None:
+        """List an ignored run again (undo `ignore`)."""
+
+    @abstractmethod
+    def set_title(self, run_id: str, title: str | None) -> None:
+        """Name a run in listings (None: its first user message again)."""
 
     def export(self, run_id: str) -> str:
         """The run's Prompt as JSON, as `Prompt.model_dump_json()` gives it."""

@@ -14,6 +14,7 @@ from ..errors import InvalidTranscriptError
 from ..transcript import ModelPause, Prompt, ToolCall
 from ._contract import PendingSummary, RunSummary, Seconds
 from ._errors import StoreUsageError
+from ._triage import key_arguments
 
 __all__ = [
     "HEADER_COLUMNS",
@@ -33,7 +34,8 @@ _T = TypeVar("_T")
 # The order `summary_from_row` reads a header row in.
 HEADER_COLUMNS = (
     "run_id, thread_id, agent, status, pending, version, item_count, created_at, "
-    "updated_at, lease_owner, lease_expires_at, parent_run_id, parent_interrupt_id"
+    "updated_at, lease_owner, lease_expires_at, parent_run_id, parent_interrupt_id, "
+    "title, pause_args, ignored_by, ignored_at"
 )
 
 
@@ -67,6 +69,7 @@ def _summary(record: ToolCall, entry: Any) -> PendingSummary:
         tool_name=record.name,
         created_at=entry.created_at,
         expires_at=entry.expires_at,
+        arguments=key_arguments(record.input),
     )
 
 
@@ -170,10 +173,31 @@ def summary_from_row(row: Any, to_datetime: Callable[[Any], datetime]) -> RunSum
         ),
         parent_run_id=row[11],
         parent_interrupt_id=row[12],
+        title=read("title", lambda: _optional_text(row[13]), None),
+        arguments=read("key arguments", lambda: _arguments(row[14]), {}),
+        ignored_by=read("ignoring person", lambda: _optional_text(row[15]), None),
+        ignored_at=read(
+            "ignore time",
+            lambda: aware(datetime.fromisoformat(_text(row[16]))) if row[16] is not None else None,
+            None,
+        ),
     )
     if damage:
         return replace(summary, damage="; ".join(damage))
     return summary
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None else _text(value)
+
+
+def _arguments(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    arguments = json.loads(_text(value))
+    if not isinstance(arguments, dict):
+        raise Unreadable("it is not a JSON object")
+    return arguments
 
 
 def prompt_from_rows(

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from ..errors import InvalidTranscriptError, UnsupportedSchemaVersionError
-from ..transcript import Prompt, utc_now
+from ..transcript import Prompt, UserMessage, utc_now
 from ._contract import (
     Change,
     Keep,
@@ -45,16 +45,27 @@ from ._rows import (
     seconds,
     summary_from_row,
 )
+from ._triage import TriagePage, backfill, pause_columns, title_of, triage_query
 
 __all__ = ["STORE_SCHEMA_VERSION", "Cursor", "SQLStore"]
 
 # The version of the tables below; raise it with a migration when they change.
-STORE_SCHEMA_VERSION = 2
+STORE_SCHEMA_VERSION = 3
 
-# What brings tables of each older version to the next one.
-_MIGRATIONS: dict[int, tuple[str, ...]] = {
+# What brings tables of each older version to the next one: statements, or functions of
+# the cursor and `SQLStore._run` for what SQL alone cannot compute.
+_MIGRATIONS: dict[int, tuple[str | Callable[[Any, Any], None], ...]] = {
     # A stepping run's pause before a model request (Prompt.model_pause), as JSON.
     1: ("ALTER TABLE pausepoint_runs ADD COLUMN model_pause TEXT",),
+    # What a triage list shows and sorts by (see _triage.py), filled in from the items.
+    2: (
+        "ALTER TABLE pausepoint_runs ADD COLUMN title TEXT",
+        "ALTER TABLE pausepoint_runs ADD COLUMN pause_kind TEXT",
+        "ALTER TABLE pausepoint_runs ADD COLUMN pause_args TEXT",
+        "ALTER TABLE pausepoint_runs ADD COLUMN ignored_by TEXT",
+        "ALTER TABLE pausepoint_runs ADD COLUMN ignored_at TEXT",
+        backfill,
+    ),
 }
 
 Clock = Callable[[], datetime]
@@ -125,7 +136,10 @@ class SQLStore(RunStore):
             raise StoreSchemaError(row[0], STORE_SCHEMA_VERSION)
         for version in range(row[0], STORE_SCHEMA_VERSION):
             for statement in _MIGRATIONS[version]:
-                self._run(cur, statement)
+                if callable(statement):
+                    statement(cur, self._run)
+                else:
+                    self._run(cur, statement)
         if row[0] < STORE_SCHEMA_VERSION:
             self._run(cur, "UPDATE pausepoint_schema SET version = ?", (STORE_SCHEMA_VERSION,))
 
@@ -139,12 +153,16 @@ class SQLStore(RunStore):
         agent: str | None = None,
         parent_run_id: str | None = None,
         parent_interrupt_id: str | None = None,
+        title: str | None = None,
     ) -> int:
         if prompt.parent is not None:  # a fork: its parent is also a column, for queries
             parent_run_id = parent_run_id or prompt.parent.run_id
             parent_interrupt_id = parent_interrupt_id or prompt.parent.interrupt_id
         items = [(prompt.run_id, i, item.model_dump_json()) for i, item in enumerate(prompt.items)]
-        pending = pending_to_json(pending_of(prompt))
+        waits = pending_of(prompt)
+        pending = pending_to_json(waits)
+        kind, arguments = pause_columns(waits)
+        texts = (item.text for item in prompt.items if isinstance(item, UserMessage))
         now = self._to_db_time(self._now())
         try:
             with self._transaction(write=True) as cur:
@@ -152,8 +170,9 @@ class SQLStore(RunStore):
                     cur,
                     "INSERT INTO pausepoint_runs (run_id, thread_id, agent, status, pending, "
                     "version, item_count, created_at, updated_at, schema_version, "
-                    "instructions, parent_run_id, parent_interrupt_id, model_pause) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "instructions, parent_run_id, parent_interrupt_id, model_pause, "
+                    "title, pause_kind, pause_args) "
+                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         prompt.run_id,
                         prompt.thread_id,
@@ -168,6 +187,9 @@ class SQLStore(RunStore):
                         parent_run_id,
                         parent_interrupt_id,
                         model_pause_to_json(prompt.model_pause),
+                        title_of(texts, title),
+                        kind,
+                        arguments,
                     ),
                 )
                 if items:
@@ -201,8 +223,8 @@ class SQLStore(RunStore):
             sets.append("status = ?")
             params.append(change.status)
         if not isinstance(change.pending, Keep):
-            sets.append("pending = ?")
-            params.append(pending_to_json(change.pending))
+            sets.append("pending = ?, pause_kind = ?, pause_args = ?")
+            params += [pending_to_json(change.pending), *pause_columns(change.pending)]
         if not isinstance(change.instructions, Keep):
             sets.append("instructions = ?")
             params.append(change.instructions)
@@ -376,6 +398,94 @@ class SQLStore(RunStore):
         with self._transaction(write=False) as cur:
             rows = self._run(cur, query, params).fetchall()
         return [summary_from_row(row, self._from_db_time) for row in rows]
+
+    def _argument(self, key: str) -> str:
+        """The SQL for the key argument `key` (checked to be a plain name) of a header
+        row, sortable: numbers as numbers."""
+        return f"json_extract(pause_args, '$.{key}')"
+
+    def waiting(
+        self,
+        *,
+        status: str | Sequence[str] = "waiting",
+        agent: str | None = None,
+        kind: str | None = None,
+        text: str | None = None,
+        ignored: bool | None = False,
+        sort: str = "newest",
+        offset: int = 0,
+        limit: int = 50,
+    ) -> TriagePage:
+        query = triage_query(
+            status=status,
+            agent=agent,
+            kind=kind,
+            text=text,
+            ignored=ignored,
+            sort=sort,
+            offset=offset,
+            limit=limit,
+            argument=self._argument,
+        )
+        with self._transaction(write=False) as cur:
+            rows = self._run(
+                cur,
+                f"SELECT {HEADER_COLUMNS} FROM pausepoint_runs WHERE {query.where} "
+                f"ORDER BY {query.order} LIMIT ? OFFSET ?",
+                (*query.params, query.limit, query.offset),
+            ).fetchall()
+            total = self._run(
+                cur, f"SELECT COUNT(*) FROM pausepoint_runs WHERE {query.where}", query.params
+            ).fetchone()[0]
+            facets = self._run(
+                cur,
+                "SELECT agent, pause_kind, COUNT(*) FROM pausepoint_runs "
+                f"WHERE {query.facet_where} GROUP BY agent, pause_kind",
+                query.facet_params,
+            ).fetchall()
+        agents: dict[str, int] = {}
+        kinds: dict[str, int] = {}
+        for name, pause, count in facets:
+            if name is not None:
+                agents[name] = agents.get(name, 0) + count
+            if pause is not None:
+                kinds[pause] = kinds.get(pause, 0) + count
+        return TriagePage(
+            runs=tuple(summary_from_row(row, self._from_db_time) for row in rows),
+            total=int(total),
+            offset=query.offset,
+            agents=tuple(sorted(agents.items())),
+            kinds=tuple(sorted(kinds.items())),
+        )
+
+    def ignore(self, run_id: str, *, by: str | None = None) -> None:
+        if by is not None and not isinstance(by, str):
+            raise StoreUsageError(f"by must be text (who ignores the run), not {by!r}.")
+        self._set(run_id, "ignored_by = ?, ignored_at = ?", (by, self._now().isoformat()))
+
+    def unignore(self, run_id: str) -> None:
+        self._set(run_id, "ignored_by = NULL, ignored_at = NULL", ())
+
+    def set_title(self, run_id: str, title: str | None) -> None:
+        if title is not None and not isinstance(title, str):
+            raise StoreUsageError(f"A run's title is text or None, not {title!r}.")
+        if title is None:
+            prompt, _ = self.load_prompt(run_id)
+            title = title_of(i.text for i in prompt.items if isinstance(i, UserMessage))
+        self._set(run_id, "title = ?", (title_of((), title) if title is not None else None,))
+
+    def _set(self, run_id: str, sets: str, params: Sequence[Any]) -> None:
+        """Change listing fields of a run's header, not its version: a run's writer, whose
+        next write names the version it loaded, goes on undisturbed."""
+        with self._transaction(write=True) as cur:
+            row = self._run(
+                cur,
+                f"UPDATE pausepoint_runs SET {sets} WHERE run_id = ? RETURNING run_id",
+                (*params, run_id),
+            ).fetchone()
+            if row is None:
+                raise RunNotFoundError(run_id)
+            self._announce(cur, run_id)
 
     # -- leases ------------------------------------------------------------------------
 

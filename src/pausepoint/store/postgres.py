@@ -43,7 +43,12 @@ CREATE TABLE IF NOT EXISTS pausepoint_runs (
     instructions TEXT,
     parent_run_id TEXT,
     parent_interrupt_id TEXT,
-    model_pause TEXT
+    model_pause TEXT,
+    title TEXT,
+    pause_kind TEXT,
+    pause_args TEXT,
+    ignored_by TEXT,
+    ignored_at TEXT
 ) WITH (fillfactor = 50);
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_status ON pausepoint_runs (status);
 CREATE TABLE IF NOT EXISTS pausepoint_items (
@@ -171,6 +176,9 @@ class PostgresStore(SQLStore):
 
     def _sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
+
+    def _argument(self, key: str) -> str:
+        return f"(pause_args::jsonb -> '{key}')"
 
     def _to_db_time(self, moment: datetime) -> Any:
         return moment

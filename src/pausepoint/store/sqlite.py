@@ -40,7 +40,12 @@ CREATE TABLE IF NOT EXISTS pausepoint_runs (
     instructions TEXT,
     parent_run_id TEXT,
     parent_interrupt_id TEXT,
-    model_pause TEXT
+    model_pause TEXT,
+    title TEXT,
+    pause_kind TEXT,
+    pause_args TEXT,
+    ignored_by TEXT,
+    ignored_at TEXT
 );
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_update ON pausepoint_runs (updated_at);
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_status ON pausepoint_runs (status, updated_at);
