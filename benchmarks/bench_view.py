@@ -136,13 +136,22 @@ def _nodes(page: Any, index: int) -> int:
     )
 
 
-def _output_numbers(nb_page: Any, cell: int, word: str, timeout: float) -> list[float]:
-    out = nb_page.locator(".jp-Notebook .jp-Cell").nth(cell).locator(".jp-OutputArea-output")
-    from playwright.sync_api import expect
+# The text of the first output of cell `cell` that holds `word`, once there is one. A light
+# check four times a second: the page's main thread is what is measured.
+OUTPUT = """
+([cell, word]) => {
+  const cells = document.querySelectorAll('.jp-Notebook .jp-Cell');
+  for (const out of cells[cell]?.querySelectorAll('.jp-OutputArea-output') ?? []) {
+    if (out.textContent.includes(word)) return out.textContent;
+  }
+  return null;
+}
+"""
 
-    expect(out.filter(has_text=word).first).to_be_visible(timeout=timeout)
-    text = out.filter(has_text=word).first.inner_text()
-    return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text.split(word, 1)[1])]
+
+def _output_numbers(nb_page: Any, cell: int, word: str, timeout: float) -> list[float]:
+    text = nb_page.wait_for_function(OUTPUT, arg=[cell, word], timeout=timeout, polling=250)
+    return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text.json_value().split(word, 1)[1])]
 
 
 def _run_cell(page: Any, index: int) -> None:

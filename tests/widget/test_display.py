@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 import pytest
-from tests.helpers import paused_delete
+from tests.helpers import paused_delete, until
 
 from pausepoint import Action, Agent, ScriptedModel, call
 from pausepoint.widget import _display
@@ -153,3 +153,39 @@ def test_a_run_on_another_threads_loop_updates_its_snapshot_from_there(
     [paused] = updates(sent)
     assert paused["thread"] == worker[0]
     assert "Waiting for your answer" in paused["data"]["text/html"]
+
+
+async def test_a_run_answered_from_code_updates_its_snapshot_at_most_once_an_interval(
+    sent: list[tuple[str, dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each pause would be some 40 KB of HTML the page draws again: a burst of pauses
+    sends the first at once and the last at the end of the interval; the end at once."""
+    monkeypatch.setattr(_display, "SNAPSHOT_INTERVAL", 0.3)
+    from pausepoint import ActionContext, ActionInterrupt, action
+
+    @action
+    async def confirm(n: int, ctx: ActionContext) -> int:
+        """Ask before returning n."""
+        if ctx.resumption is None:
+            raise ActionInterrupt(f"Act on {n}?", {"n": n})
+        return n
+
+    pauses = 20
+    replies: list[Any] = [call("confirm", n=n) for n in range(pauses)]
+    agent = Agent(model=ScriptedModel([*replies, "All confirmed."]), actions=[confirm])
+    run = agent.new_run("Go")
+    run._ipython_display_()
+    result = await run.run()
+    while result.status == "interrupted":
+        result = await run.resume(True)
+        if len(result.pending) == 1 and result.pending[0].interrupt.message == "Act on 9?":
+            await until(lambda: len(updates(sent)) == 2)  # the burst's last pause, later
+            [first, later] = updates(sent)
+            assert "Act on 0?" in first["data"]["text/html"]
+            assert "Act on 9?" in later["data"]["text/html"]
+            monkeypatch.setattr(_display, "SNAPSHOT_INTERVAL", 60.0)  # the rest: held back
+    # The first pause, the one held back, and the end, which does not wait for the
+    # update held back since.
+    assert len(updates(sent)) == 3
+    assert "All confirmed." in updates(sent)[-1]["data"]["text/html"]
+    assert "Completed" in updates(sent)[-1]["data"]["text/html"]

@@ -3,12 +3,12 @@ import type { VNode } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import { type ForkAt, fork, modelRequest, showFork } from "../kernel/protocol";
 import { type Kernel, useKernel } from "../kernel/requests";
-import { decisionsOf, decisionWords } from "../lib/answers";
+import { type Decision, decisionsOf, decisionWords } from "../lib/answers";
 import { useModelValue } from "../lib/hooks";
 import { kindTitle } from "../lib/labels";
 import { stepsOf } from "../lib/past";
 import { revealText } from "../lib/unicode";
-import type { ForkInfo, InterruptEntry, Item, Json, Model, ResponseError, ToolItem } from "../types";
+import type { AssistantItem, ForkInfo, InterruptEntry, Item, Json, Model, ResponseError, ToolItem } from "../types";
 import { Branches, STATUS_WORDS } from "./Branches";
 import { ForkView } from "./ForkView";
 import { JsonBlock } from "./JsonBlock";
@@ -60,6 +60,34 @@ function forkPoint(items: readonly Item[], interruptId: string | null): { entry:
   return null;
 }
 
+/** The model turns, numbered from 0. */
+function turnsOf(items: readonly Item[]): { item: AssistantItem; turn: number }[] {
+  const turns: { item: AssistantItem; turn: number }[] = [];
+  for (const item of items) if (item.type === "assistant") turns.push({ item, turn: turns.length });
+  return turns;
+}
+
+interface Answered {
+  tool: ToolItem;
+  entry: InterruptEntry;
+  decision: Decision | null;
+}
+
+/** Each tool call's answered pauses, kept while its object lives (a live run redraws the
+ * panel many times a second, and most calls do not change between two frames). */
+const answeredByItem = new WeakMap<ToolItem, Answered[]>();
+
+function answersAt(item: Item): Answered[] {
+  if (item.type !== "tool" || !item.interrupts?.length) return [];
+  let answers = answeredByItem.get(item);
+  if (!answers) {
+    const decisions = decisionsOf(item);
+    answers = item.interrupts.flatMap((entry, i) => (entry.resolution ? [{ tool: item, entry, decision: decisions[i] ?? null }] : []));
+    answeredByItem.set(item, answers);
+  }
+  return answers;
+}
+
 /** A fork's name in the list: what made it, or (from an older kernel) where it began. */
 function forkLabel(f: ForkInfo, i: number, items: readonly Item[]) {
   if (f.name)
@@ -87,6 +115,8 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   // Drawn only while open: a long run has a row and a timeline bar per step.
   const [open, setOpen] = useState(false);
   const steps = useMemo(() => (open ? stepsOf(items) : []), [open, items]);
+  const allTurns = useMemo(() => (open ? turnsOf(items) : []), [open, items]);
+  const allAnswered = useMemo(() => (open ? items.flatMap(answersAt) : []), [open, items]);
   const shownFork = forks.find((f) => f.open);
   const openFork = forkRef
     ? html`<${ForkView} key=${forkRef} refId=${forkRef} name=${shownFork?.name ?? "A fork of this run"} manager=${model.widget_manager}
@@ -99,22 +129,8 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
   }
 
   // A long run has a turn per model request: the lists show their last rows.
-  const turns = tail(
-    items.flatMap((item) => (item.type === "assistant" ? [item] : [])).map((item, turn) => ({ item, turn })),
-    turnRows,
-    () => setTurnRows(turnRows + LIST_ROWS * 10),
-    "turns",
-  );
-  const answered = tail(
-    items.flatMap((item) => {
-      if (item.type !== "tool") return [];
-      const decisions = decisionsOf(item);
-      return (item.interrupts ?? []).flatMap((entry, i) => (entry.resolution ? [{ tool: item, entry, decision: decisions[i] ?? null }] : []));
-    }),
-    answeredRows,
-    () => setAnsweredRows(answeredRows + LIST_ROWS * 10),
-    "answers",
-  );
+  const turns = tail(allTurns, turnRows, () => setTurnRows(turnRows + LIST_ROWS * 10), "turns");
+  const answered = tail(allAnswered, answeredRows, () => setAnsweredRows(answeredRows + LIST_ROWS * 10), "answers");
 
   const ask = async (send: (kernel: Kernel) => ReturnType<typeof modelRequest>, onValue: (value: Json) => void) => {
     if (busy || readOnly || !kernel) return;

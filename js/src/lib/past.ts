@@ -33,6 +33,11 @@ export interface PastState {
 
 const STAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$/;
 
+/** Times read so far, by their text: a live view reads every step's times each frame. */
+const readTimes = new Map<string, number>();
+/** Past this many, the times read are forgotten and read again as they come. */
+const READ_TIMES_KEPT = 200_000;
+
 /**
  * An ISO time in microseconds since the epoch (NaN when absent or unreadable). The kernel
  * records microseconds; `Date.parse` keeps only milliseconds, which would tie events that
@@ -40,40 +45,69 @@ const STAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$/
  */
 export function instant(text: string | null | undefined): number {
   if (!text) return Number.NaN;
+  const known = readTimes.get(text);
+  if (known !== undefined) return known;
   const match = STAMP.exec(text);
-  if (!match) return Date.parse(text) * 1000;
-  const seconds = Date.parse(`${match[1]}${match[3] ?? "Z"}`);
-  const fraction = (match[2] ?? "").padEnd(6, "0").slice(0, 6);
-  return seconds * 1000 + Number(fraction);
+  let us: number;
+  if (!match) us = Date.parse(text) * 1000;
+  else {
+    const seconds = Date.parse(`${match[1]}${match[3] ?? "Z"}`);
+    const fraction = (match[2] ?? "").padEnd(6, "0").slice(0, 6);
+    us = seconds * 1000 + Number(fraction);
+  }
+  if (readTimes.size >= READ_TIMES_KEPT) readTimes.clear();
+  readTimes.set(text, us);
+  return us;
 }
 
 function finite(value: number): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+/** Each item's own steps, in the order they began, kept while the item object lives: a
+ * live run's items keep their objects until they change, so a frame reads only those. */
+const stepsByItem = new WeakMap<Item, readonly Step[]>();
+
+function itemSteps(item: Item): readonly Step[] {
+  const known = stepsByItem.get(item);
+  if (known) return known;
+  const steps: Step[] = [];
+  if (item.type === "assistant" && item.call) {
+    const start = finite(instant(item.call.started_at));
+    if (start !== null) steps.push({ kind: "model", label: item.call.model, start, end: finite(instant(item.call.ended_at)) });
+  } else if (item.type === "tool") {
+    const start = finite(instant(item.started_at));
+    if (start !== null) steps.push({ kind: "action", label: item.name, start, end: finite(instant(item.ended_at)) });
+    for (const entry of item.interrupts ?? []) {
+      const begun = finite(instant(entry.created_at));
+      if (begun === null) continue;
+      steps.push({
+        kind: entry.kind === "breakpoint" ? "breakpoint" : "wait",
+        label: item.name,
+        start: begun,
+        end: entry.resolution ? finite(instant(entry.resolution.at)) : null,
+      });
+    }
+  }
+  steps.sort((a, b) => a.start - b.start);
+  stepsByItem.set(item, steps);
+  return steps;
+}
+
 /** The run's steps in the order they began (ties keep transcript order). */
 export function stepsOf(items: readonly Item[]): Step[] {
   const steps: Step[] = [];
+  let sorted = true;
+  let last = Number.NEGATIVE_INFINITY;
   for (const item of items) {
-    if (item.type === "assistant" && item.call) {
-      const start = finite(instant(item.call.started_at));
-      if (start !== null) steps.push({ kind: "model", label: item.call.model, start, end: finite(instant(item.call.ended_at)) });
-    } else if (item.type === "tool") {
-      const start = finite(instant(item.started_at));
-      if (start !== null) steps.push({ kind: "action", label: item.name, start, end: finite(instant(item.ended_at)) });
-      for (const entry of item.interrupts ?? []) {
-        const begun = finite(instant(entry.created_at));
-        if (begun === null) continue;
-        steps.push({
-          kind: entry.kind === "breakpoint" ? "breakpoint" : "wait",
-          label: item.name,
-          start: begun,
-          end: entry.resolution ? finite(instant(entry.resolution.at)) : null,
-        });
-      }
+    for (const step of itemSteps(item)) {
+      if (step.start < last) sorted = false;
+      last = step.start;
+      steps.push(step);
     }
   }
-  return steps.sort((a, b) => a.start - b.start);
+  // Steps mostly come in the order they began: sorting is for those that do not.
+  return sorted ? steps : steps.sort((a, b) => a.start - b.start);
 }
 
 const STEP_WORDS: Record<StepKind, (label: string) => string> = {

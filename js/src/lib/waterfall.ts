@@ -289,12 +289,19 @@ function usageOf(usage: Record<string, number> | null | undefined): Usage | null
   return { total, words: entries.map(([k, v]) => `${k} ${v}`).join(", ") };
 }
 
+/** Each turn's usage, by its item, while the item object lives (read again each frame). */
+const usageByItem = new WeakMap<Item, Usage | null>();
+
 /** Each model turn's usage, keyed by `usageKey` of its step. */
 export function usageByTurn(items: readonly Item[]): Map<string, Usage> {
   const found = new Map<string, Usage>();
   for (const item of items) {
     if (item.type !== "assistant" || !item.call) continue;
-    const usage = usageOf(item.call.usage);
+    let usage = usageByItem.get(item);
+    if (usage === undefined) {
+      usage = usageOf(item.call.usage);
+      usageByItem.set(item, usage);
+    }
     const start = instant(item.call.started_at);
     if (usage && Number.isFinite(start)) found.set(usageKey(start, item.call.model), usage);
   }

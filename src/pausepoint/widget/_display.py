@@ -13,15 +13,21 @@ view is drawn, its style sheet hides the snapshot beside it.
 The snapshot is updated (`update_display_data`) when the run stops (paused, interrupted,
 completed, failed, cancelled), from the run's own loop, so a run that pauses or ends after
 its cell did is saved as it is; JupyterLab routes such an update to the output by its
-display id, whichever request it came from. It is also updated at the end of each cell,
-for nbclient (`jupyter execute`, `nbconvert --execute`), which keeps only the messages of
-the running cell. Either way it is sent only when what it shows changed.
+display id, whichever request it came from. A run that pauses and is answered from code
+many times a second updates it at most once per `SNAPSHOT_INTERVAL` (the last pause of a
+burst at its end): each update is some 40 KB of HTML the page draws again, and a thousand
+of them would keep the live view waiting behind them. An end (completed, failed,
+cancelled) is sent at once. It is also updated at the end of each cell, for nbclient
+(`jupyter execute`, `nbconvert --execute`), which keeps only the messages of the running
+cell. Either way it is sent only when what it shows changed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
+import time
 import uuid
 import weakref
 from typing import TYPE_CHECKING, Any
@@ -32,11 +38,21 @@ from ._snapshot import TWIN_CLASS, snapshot_body, snapshot_html
 if TYPE_CHECKING:
     from ._viewed import ViewedRun
 
-__all__ = ["TWIN_CLASS", "display_bundle", "show", "snapshot_bundle", "view_bundle"]
+__all__ = [
+    "SNAPSHOT_INTERVAL",
+    "TWIN_CLASS",
+    "display_bundle",
+    "show",
+    "snapshot_bundle",
+    "view_bundle",
+]
 
 logger = logging.getLogger("pausepoint")
 
 VIEW_MIMETYPE = "application/vnd.jupyter.widget-view+json"
+SNAPSHOT_INTERVAL = 1.0
+"""A run's pauses update its snapshot at most this often (s); its end, at once."""
+_ENDED = frozenset({"completed", "failed", "cancelled"})
 
 
 def display_bundle(run: ViewedRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -96,6 +112,12 @@ class _Displayed:
         self._sent_at_cell_end: weakref.WeakKeyDictionary[ViewedRun, str] = (
             weakref.WeakKeyDictionary()
         )
+        # When a stop last sent each run's snapshot, and the update due at the end of
+        # the interval for a pause that came sooner.
+        self._stopped_at: weakref.WeakKeyDictionary[ViewedRun, float] = weakref.WeakKeyDictionary()
+        self._due: weakref.WeakKeyDictionary[ViewedRun, asyncio.TimerHandle] = (
+            weakref.WeakKeyDictionary()
+        )
         # The run's loop and the kernel's main thread may both update an output.
         self._lock = threading.RLock()
         self._hooked = False
@@ -147,6 +169,37 @@ class _Displayed:
         except Exception:
             logger.exception("pausepoint: updating the output of run %s failed", run.id)
 
+    def stopped(self, run: ViewedRun) -> None:
+        """The run stopped: update its snapshot now, or, for a pause within
+        `SNAPSHOT_INTERVAL` of the last update, once at the end of the interval."""
+        with self._lock:
+            due = self._due.pop(run, None)
+            wait = self._stopped_at.get(run, -SNAPSHOT_INTERVAL) + SNAPSHOT_INTERVAL
+            wait -= time.monotonic()
+            if run.status not in _ENDED and wait > 0:
+                try:
+                    loop = asyncio.get_running_loop()
+                except RuntimeError:
+                    loop = None
+                if loop is not None:
+                    self._due[run] = due or loop.call_later(
+                        wait, self._stopped_later, weakref.ref(run)
+                    )
+                    return
+            if due is not None:
+                due.cancel()
+            self._stopped_at[run] = time.monotonic()
+        self.refresh_run(run)
+
+    def _stopped_later(self, ref: weakref.ref[ViewedRun]) -> None:
+        run = ref()
+        if run is None:
+            return
+        with self._lock:
+            self._due.pop(run, None)
+            self._stopped_at[run] = time.monotonic()
+        self.refresh_run(run)
+
 
 def _on_stop(displayed: _Displayed, run: ViewedRun) -> Any:
     """A `run_finished` handler that updates the run's snapshot; it holds the run weakly."""
@@ -155,7 +208,7 @@ def _on_stop(displayed: _Displayed, run: ViewedRun) -> Any:
     def stopped(_: Event) -> None:
         shown = ref()
         if shown is not None:
-            displayed.refresh_run(shown)
+            displayed.stopped(shown)
 
     return stopped
 
