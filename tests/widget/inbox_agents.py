@@ -11,13 +11,19 @@ from pausepoint import (
     ActionInterrupt,
     Agent,
     AgentRun,
+    AssistantMessage,
+    InterruptEntry,
+    Prompt,
     ScriptedModel,
+    ToolCall,
+    ToolCallRequest,
+    UserMessage,
     action,
     call,
 )
 from pausepoint.store import RunStore
 
-__all__ = ["Gate", "ops_agent", "waiting"]
+__all__ = ["Gate", "ops_agent", "refund_agent", "triage_prompt", "waiting"]
 
 
 class Gate:
@@ -54,3 +60,43 @@ async def waiting(agent: Agent, store: RunStore, text: str) -> AgentRun:
     run = agent.new_run(text, store=store)
     assert (await run.run()).status == "interrupted"
     return run
+
+
+def refund_agent(executed: list[str], *, name: str = "payments") -> Agent:
+    """Records `run_id:amount` in `executed` for each refund a person approved; its runs
+    are made by `triage_prompt` (quicker than running each to its pause)."""
+
+    @action(needs_approval=True)
+    async def refund(amount: float, customer: str, ctx: ActionContext) -> str:
+        executed.append(f"{ctx.run_id}:{amount}")
+        return f"refunded {amount} to {customer}"
+
+    return Agent(model=ScriptedModel(lambda request: "Done."), actions=[refund], name=name)
+
+
+def triage_prompt(run_id: str, *, amount: float, customer: str) -> Prompt:
+    """A run of `refund_agent` paused on its approval of `refund(amount, customer)`, as the
+    run itself would have stored it."""
+    args = {"amount": amount, "customer": customer}
+    ask = InterruptEntry(
+        id=f"int_{run_id}",
+        kind="tool-approval",
+        message=f"Refund {amount} to {customer}?",
+        data={"toolName": "refund", "args": args},
+    )
+    return Prompt(
+        run_id=run_id,
+        items=[
+            UserMessage(text=f"Refund {customer}"),
+            AssistantMessage(
+                tool_calls=[ToolCallRequest(id=f"call_{run_id}", name="refund", input=args)]
+            ),
+            ToolCall(
+                id=f"call_{run_id}",
+                name="refund",
+                input=args,
+                status="interrupted",
+                interrupts=[ask],
+            ),
+        ],
+    )

@@ -107,22 +107,27 @@ class Agent:
         store: RunStore | None = None,
         step: bool = False,
         breakpoints: Iterable[Breakpoint] = (),
+        title: str | None = None,
     ) -> AgentRun:
         """A run over a new transcript that starts with this user message (or over `prompt`).
 
         With `store` (or the agent's default store), the run is stored now and saves every
-        change as it happens. `step=True` pauses before every model request and action;
-        `breakpoints` (action names, or functions of the tool call) pause before the
-        matching actions (see `AgentRun.debug`)."""
+        change as it happens; `title` names it in the store's listings and the inbox
+        (default: its first user message). `step=True` pauses before every model request
+        and action; `breakpoints` (action names, or functions of the tool call) pause
+        before the matching actions (see `AgentRun.debug`)."""
         from ._run import AgentRun
 
-        return AgentRun(
-            self,
-            prompt,
-            store=store if store is not None else self.store,
-            step=step,
-            breakpoints=breakpoints,
-        )
+        store = store if store is not None else self.store
+        if title is not None and (store is None or not isinstance(title, str)):
+            raise UsageError(
+                "title names a stored run in listings: pass it as text, with store=... "
+                "(or an agent built with Agent(store=...))."
+            )
+        run = AgentRun(self, prompt, store=store, step=step, breakpoints=breakpoints)
+        if title is not None and store is not None:
+            store.set_title(run.id, title)
+        return run
 
     def load(self, run_id: str, store: RunStore | None = None) -> AgentRun:
         """Rebuild a stored run to continue it with this agent: same state, answerable.

@@ -43,6 +43,15 @@ from ..transcript import UserMessage
 from ._bundle import LOADER, FrontEnd, shared_front_end
 from ._cards import card_for
 from ._inbox_entries import entry_of, read_only_entry
+from ._inbox_triage import (
+    BulkAnswer,
+    BulkOutcome,
+    answer_all,
+    filters_of,
+    page_json,
+    run_ids_of,
+    thread_json,
+)
 from ._loops import current_loop
 from ._preview import bounded_card, cut_text, ref_of, resolve
 from ._requests import (
@@ -101,6 +110,9 @@ class Inbox(anywidget.AnyWidget):
     total = traitlets.Int(0).tag(sync=True)
     """How many runs wait, `entries` being the newest of them."""
     refreshed_at = traitlets.Unicode("").tag(sync=True)
+    bulk: traitlets.Dict[str, Any] = traitlets.Dict().tag(sync=True)
+    """The latest bulk answer asked from the view: its request id, answer, how many runs it
+    goes to, and each run's outcome so far (`{runId, outcome, message}`)."""
     _poller: asyncio.Task[None] | None = None
 
     def __init__(
@@ -127,6 +139,9 @@ class Inbox(anywidget.AnyWidget):
         self._window = WINDOW
         # The run id each listed entry goes by in the view (a long one is cut) -> the run's.
         self._ids: dict[str, str] = {}
+        # Runs opened from the list, by the id the view shows: their cards are answerable.
+        self._opened: dict[str, str] = {}
+        self._continuing: set[asyncio.Task[Any]] = set()
         self._home_loop = current_loop()
         self._requests = RequestPath(self.send, self._handlers(), limit=self._limit)
         self._polling: float | None = None
@@ -190,7 +205,7 @@ class Inbox(anywidget.AnyWidget):
         self._owners_of = owners_of
         self._ids = ids
         self._damaged = tuple(damaged)
-        live = set(ids.values())
+        live = set(ids.values()) | set(self._opened.values())
         self._runs = {k: v for k, v in self._runs.items() if k in live or v[1].busy}
         self._versions = {s.run_id: s.version for s in waiting}
         if waiting:
@@ -357,13 +372,73 @@ class Inbox(anywidget.AnyWidget):
             loop = running_loop(run.loop, self._home_loop)
             return HandOver(loop, answer_start(run, request, "inbox"), stopped=self.refresh)
 
+        def listing(request: Request) -> Served:
+            try:
+                return Served(self.rows(**filters_of(request.content)))
+            except PausepointError as exc:
+                raise RequestRefused("bad-request", str(exc)) from None
+
+        def opening(request: Request) -> Served:
+            run_id = self._run_id_of(request.text("run", "{type: open, run: <run id>}"))
+            try:
+                return Served(self.open_run(run_id))
+            except RunNotFoundError as exc:
+                raise RequestRefused("not-found", str(exc), name="RunNotFoundError") from None
+
+        def bulk(request: Request) -> Served:
+            answer = request.text("answer", "{type: bulk, answer: approve|decline|respond}")
+            runs = [self._run_id_of(r) for r in run_ids_of(request.content.get("runs"))]
+            text = request.optional_text("text", "text: <words> or null")
+            if answer not in ("approve", "decline", "respond"):
+                raise RequestRefused("bad-request", "answer must be approve, decline or respond.")
+            if answer == "respond" and not (text and text.strip()):
+                raise RequestRefused("bad-request", "Respond needs text: the words to send.")
+            loop = running_loop(self._home_loop)
+            if loop is None:
+                raise RequestRefused(
+                    "no-loop", "The kernel has no running event loop.", name="NoEventLoop"
+                )
+            outcomes: list[dict[str, str]] = []
+            progress = {"id": request.id, "answer": answer, "total": len(runs)}
+            self.bulk = {**progress, "outcomes": []}
+
+            def each(outcome: BulkOutcome) -> None:
+                outcomes.append(outcome.wire())
+                self.bulk = {**progress, "outcomes": list(outcomes)}
+
+            asyncio.run_coroutine_threadsafe(
+                self._answer_all(runs, answer, text, each),  # type: ignore[arg-type]
+                loop,
+            )
+            return Served({"runs": len(runs)})
+
+        def ignoring(request: Request) -> Served:
+            run_id = self._run_id_of(request.text("run", "{type: ignore, run: <run id>}"))
+            try:
+                if request.type == "ignore":
+                    self.ignore(run_id, by=request.optional_text("by", "by: <name> or null"))
+                else:
+                    self.unignore(run_id)
+            except RunNotFoundError as exc:
+                raise RequestRefused("not-found", str(exc), name="RunNotFoundError") from None
+            return Served()
+
         return {
+            "list": listing,
+            "open": opening,
+            "bulk": bulk,
+            "ignore": ignoring,
+            "unignore": ignoring,
             "refresh": refresh,
             "show": show,
             "value": value,
             "resume": answer,
             "reject": answer,
         }
+
+    def _run_id_of(self, shown: str) -> str:
+        """The run id behind one the view shows (a long id is cut in rows)."""
+        return self._ids.get(shown) or self._opened.get(shown) or shown
 
     def _limit(self, kind: str) -> int:
         if kind not in ANSWERS:
@@ -383,7 +458,7 @@ class Inbox(anywidget.AnyWidget):
                 f"Runs {', '.join(owners)} all wait on interrupt {interrupt[:200]!r} (a run "
                 "and its forks); name one with run: <run id>.",
             )
-        cached = self._runs.get(owners[0]) if owners else None
+        cached = self._runs.get(owners[0]) if owners else self._opened_run(interrupt, named)
         if cached is None:
             raise RequestRefused(
                 "not-found",
@@ -405,7 +480,8 @@ class Inbox(anywidget.AnyWidget):
         except ValueError:
             named = None
         if isinstance(named, list) and len(named) == 2 and all(isinstance(n, str) for n in named):
-            cached = self._runs.get(self._ids.get(named[0], ""))
+            run_id = self._ids.get(named[0]) or self._opened.get(named[0], "")
+            cached = self._runs.get(run_id)
             if cached is not None:
                 run = cached[1]
                 for card in _cards_of(run, run.agent):
@@ -414,9 +490,146 @@ class Inbox(anywidget.AnyWidget):
         raise UsageError("This inbox shows that value no more; press Refresh.")
 
     async def wait(self) -> None:
-        """Wait until every run answered from this view has stopped executing: paused
-        again, finished, failed or cancelled (and the list shows it)."""
+        """Wait until every run answered from this view (or by `approve`, `decline`,
+        `respond`) has stopped executing: paused again, finished, failed or cancelled (and
+        the list shows it)."""
         await self._requests.settled()
+        while self._continuing:
+            await asyncio.gather(*self._continuing, return_exceptions=True)
+
+    # -- the triage list -----------------------------------------------------------------
+
+    def rows(
+        self,
+        *,
+        status: str | list[str] = "waiting",
+        agent: str | None = None,
+        kind: str | None = None,
+        text: str | None = None,
+        ignored: bool | None = False,
+        sort: str = "newest",
+        offset: int = 0,
+        limit: int = 50,
+    ) -> dict[str, Any]:
+        """One page of the triage list, as the view draws it: `rows` (title, agent, what
+        the run waits for with its key arguments, since when, status), `total` matching,
+        and the agents, kinds and key arguments to filter and sort by. The options are
+        `RunStore.waiting`'s::
+
+            box.rows(agent="payments", sort="-amount", limit=20)["total"]
+        """
+        page = self.store.waiting(
+            status=status,
+            agent=agent,
+            kind=kind,
+            text=text,
+            ignored=ignored,
+            sort=sort,
+            offset=offset,
+            limit=limit,
+        )
+        return page_json(page, lambda s: (s.agent or "") in self.agents)
+
+    def open_run(self, run_id: str) -> dict[str, Any]:
+        """A listed run opened: its answerable cards (as a run view's) and its thread, the
+        conversation so far (its last items, texts cut). A run of an agent this kernel
+        lacks, or that does not load, comes with the reason and read-only cards."""
+        summary = self.store.summary(run_id)
+        entry = self._entry(summary, [])
+        shown = entry["runId"]
+        for card in entry["cards"]:
+            card["runId"] = shown
+        cached = self._runs.get(run_id)
+        if cached is not None:
+            self._opened[shown] = run_id
+            entry["thread"] = thread_json(cached[1].prompt.items)
+        else:
+            entry["thread"] = {"items": [], "earlier": 0}
+        return entry
+
+    async def approve(self, run_ids: list[str]) -> list[BulkOutcome]:
+        """Approve the first pause of each run (answer True), a few runs at a time; returns
+        each run's outcome once its answer is recorded (the runs go on: `await wait()`).
+        A run that no longer waits (answered elsewhere) is reported, not an error::
+
+            outcomes = await box.approve(["run_1", "run_2"])
+        """
+        return await self._answer_all(run_ids, "approve", None)
+
+    async def decline(self, run_ids: list[str], reason: str | None = None) -> list[BulkOutcome]:
+        """Decline the first pause of each run, the model told `reason` (see `approve`)."""
+        return await self._answer_all(run_ids, "decline", reason)
+
+    async def respond(self, run_ids: list[str], text: str) -> list[BulkOutcome]:
+        """Answer the first pause of each run with `text`: a tool approval is responded to
+        (the action does not run and the model reads the words), another pause resumed
+        with the text (see `approve`)."""
+        return await self._answer_all(run_ids, "respond", text)
+
+    def ignore(self, run_id: str, *, by: str | None = None) -> None:
+        """Hide a run from the list, recording `by` and when (`unignore` undoes it)."""
+        self.store.ignore(run_id, by=by)
+        self.refresh()
+
+    def unignore(self, run_id: str) -> None:
+        """List an ignored run again."""
+        self.store.unignore(run_id)
+        self.refresh()
+
+    async def _answer_all(
+        self,
+        run_ids: list[str],
+        answer: BulkAnswer,
+        text: str | None,
+        each: Any = None,
+    ) -> list[BulkOutcome]:
+        if isinstance(run_ids, str) or not all(isinstance(r, str) for r in run_ids):
+            raise UsageError("Name the runs to answer as a list of run ids.")
+        outcomes = await answer_all(
+            run_ids, answer, text, self._bulk_run, started=self._continue, each=each or _nothing
+        )
+        self.refresh()
+        return outcomes
+
+    def _bulk_run(self, run_id: str) -> AgentRun | BulkOutcome:
+        summary = self.store.summary(run_id)
+        if summary.status != "interrupted" or not summary.pending:
+            return BulkOutcome(run_id, "not-waiting", "The run no longer waits on a person.")
+        agent = self.agents.get(summary.agent or "")
+        if agent is None:
+            return BulkOutcome(
+                run_id, "read-only", f"This kernel has no agent {summary.agent!r} for the run."
+            )
+        if summary.damage is not None:
+            raise DamagedRunError(run_id, summary.damage)
+        run = self._run(summary, agent)
+        if run is None:
+            raise RunNotFoundError(run_id)
+        return run
+
+    def _continue(self, task: asyncio.Task[Any]) -> None:
+        self._continuing.add(task)
+        task.add_done_callback(self._continued)
+
+    def _continued(self, task: asyncio.Task[Any]) -> None:
+        self._continuing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            if not isinstance(exc, PausepointError):
+                logger.warning("pausepoint inbox: a run answered in bulk failed", exc_info=exc)
+
+    def _opened_run(self, interrupt: str, named: str | None) -> tuple[int, AgentRun] | None:
+        for shown, run_id in self._opened.items():
+            if named is not None and named != shown:
+                continue
+            cached = self._runs.get(run_id)
+            if cached is not None and any(p.id == interrupt for p in cached[1].pending):
+                return cached
+        return None
+
+
+def _nothing(_: BulkOutcome) -> None:
+    return None
 
 
 def inbox(
