@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { problemPath } from "../src/kernel/protocol";
-import { applyMessage, STREAMING_KEY, spliceItems, streamingText } from "../src/kernel/state";
+import { applyMessage, FOLLOW_REQUEST_ID, STREAMING_KEY, spliceItems, streamingText } from "../src/kernel/state";
 import type { Item } from "../src/types";
-import { FakeModel, initialize } from "./helpers";
+import { FakeModel, initialize, widgetOf } from "./helpers";
 
 const user = (text: string): Item => ({ type: "user", text });
 
@@ -26,6 +26,22 @@ describe("items messages", () => {
     expect(model.get("items")).not.toBe(before);
     expect(before).toHaveLength(1);
     expect(model.saveCalls).toBe(0);
+  });
+});
+
+describe("following the transcript", () => {
+  it("tells the kernel once, with the first items message, that this front end keeps the transcript", () => {
+    const model = new FakeModel();
+    const dispose = initialize(model);
+    model.emit("msg:custom", { type: "text", delta: "Hel" }, []);
+    expect(model.sent).toEqual([]);
+    model.emit("msg:custom", { type: "items", start: 0, items: [user("x")] }, []);
+    model.emit("msg:custom", { type: "items", start: 1, items: [user("y")] }, []);
+    expect(model.sent).toEqual([{ type: "follow", requestId: FOLLOW_REQUEST_ID }]);
+    // Its response settles nothing that waits.
+    model.emit("msg:custom", { type: "response", requestId: FOLLOW_REQUEST_ID, ok: true }, []);
+    expect(widgetOf(model).pendingRequests()).toBe(0);
+    dispose();
   });
 });
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 from tests.helpers import Recorder, paused_delete, until
-from tests.widget.recording import RecordingComm, recording_of
+from tests.widget.recording import RecordingComm, recording_of, response_to
 
 from pausepoint import (
     Action,
@@ -258,6 +258,31 @@ async def test_cell_end_sends_the_transcript_once_when_changed(
 
     synced = [s["items"] for s in recording.updates() if "items" in s]
     assert synced == [[i.model_dump(mode="json") for i in run.prompt.items]]
+
+
+async def test_cell_end_leaves_the_transcript_to_a_front_end_that_follows_its_messages(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    """A front end that applies the items messages says so: a long run's whole transcript
+    is not sent to it again at the end of each cell; status and cards still are."""
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7), "done"]), actions=[delete_record]
+    ).new_run("x")
+    view = run.view
+    recording = comms[-1]
+    reply = await response_to(recording, {"type": "follow", "requestId": "pp-follow"})
+    assert reply == {"type": "response", "requestId": "pp-follow", "ok": True}
+
+    await run.run()
+    sent_live = len(recording.updates())
+    view.sync_at_cell_end()
+
+    assert [sorted(s) for s in recording.updates()[sent_live:]] == [
+        ["error", "pending", "started_at", "status"]
+    ]
+    items = recording.custom("items")
+    assert items[-1]["items"][-1]["status"] == "interrupted"  # the messages carried it
+    assert view.items == [i.model_dump(mode="json") for i in run.prompt.items]
 
 
 async def test_cell_end_resends_status_and_cards_changed_since_the_last_cell(

@@ -23,6 +23,24 @@ export function spliceItems(current: readonly Item[], start: number, replacement
   return [...current.slice(0, at), ...replacement, ...current.slice(at + replacement.length)];
 }
 
+/** The request id of `follow`: its response settles nothing and nothing waits for it. */
+export const FOLLOW_REQUEST_ID = "pp-follow";
+
+const following = new WeakSet<Model>();
+
+/** Tells the kernel, once per model, that this front end keeps the transcript from the
+ * `items` messages: the end of a cell then does not send the whole transcript again (a
+ * long run's is megabytes to parse and compare for what this model has already). */
+function follow(model: Model): void {
+  if (following.has(model)) return;
+  following.add(model);
+  try {
+    model.send({ type: "follow", requestId: FOLLOW_REQUEST_ID });
+  } catch {
+    // No line to the kernel: the end of a cell sends the transcript as before.
+  }
+}
+
 /** Applies one kernel message; a `response` settles a request of `requests`, the widget's own. */
 export function applyMessage(model: Model, message: KernelMessage, requests?: Requests): void {
   if (!message || typeof message !== "object") return;
@@ -35,6 +53,7 @@ export function applyMessage(model: Model, message: KernelMessage, requests?: Re
       model.set("items", spliceItems(current, start, incoming));
       const appendsAssistant = incoming.some((item, i) => item?.type === "assistant" && start + i >= current.length);
       if (appendsAssistant && streamingText(model) !== "") model.set(STREAMING_KEY, "");
+      follow(model);
       break;
     }
     case "text":

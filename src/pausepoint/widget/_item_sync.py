@@ -5,7 +5,10 @@ items}` and streamed text as `{type: "text", delta}` (js/README.md), each at mos
 `UPDATE_INTERVAL` apart; the view's `items` trait is kept current in the kernel without
 being resent. The traits in `PACED` travel with the next of those flushes. At the end of
 each notebook cell, what changed since the last one is synced once more, for clients that
-keep only the running cell's messages (nbclient).
+keep only the running cell's messages (nbclient). The whole transcript goes again only
+while no front end has said that it follows these messages (a `follow` request): one that
+does has it already, and a long run's transcript is megabytes the page would parse and
+compare again.
 """
 
 from __future__ import annotations
@@ -79,6 +82,8 @@ class ItemSync:
         self._text: list[str] = []
         self._streamed = 0  # characters of this turn's text sent so far
         self._text_throttle = Throttle(UPDATE_INTERVAL, self._flush_text)
+        self.followed = False
+        """A front end applies the transcript messages (it sent a `follow` request)."""
 
     def holds(self, key: str) -> bool:
         """Whether the change of trait `key` waits for the next flush (and is noted)."""
@@ -179,11 +184,13 @@ class ItemSync:
         self._view.send({"type": "text", "delta": delta})
 
     def at_cell_end(self) -> None:
-        """Send the whole transcript once if it changed since the last time, and the paced
-        traits again if they changed since the last cell ended."""
+        """Send the whole transcript once if it changed since the last time (unless a
+        front end follows the messages), and the paced traits again if they changed since
+        the last cell ended."""
         if self._items_dirty:
             self._items_dirty = False
-            self._view.send_state("items")
+            if not self.followed:
+                self._view.send_state("items")
         paced = self._view.paced_values()
         if paced != self._synced_at_cell_end:
             self._synced_at_cell_end = paced

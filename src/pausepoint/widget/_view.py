@@ -179,6 +179,12 @@ class RunView(anywidget.AnyWidget):
         if forks != self.forks:
             self.forks = forks
 
+    def follow(self) -> None:
+        """A front end applies this view's transcript messages as they come: the end of a
+        cell need not send the whole transcript again."""
+        if self._sync is not None:
+            self._sync.followed = True
+
     def paced_values(self) -> tuple[Any, ...]:
         """The traits that travel with transcript flushes, as they are now."""
         return (self.error, self.pending, self.started_at, self.status)

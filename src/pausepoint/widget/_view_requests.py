@@ -1,5 +1,6 @@
 """The run view's requests (js/src/kernel/protocol.ts): answers, Stop, stepping, whole values
-behind previews, and the debugging requests; served through the one `RequestPath`."""
+behind previews, the debugging requests, and a front end's word that it follows the
+transcript's messages; served through the one `RequestPath`."""
 
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ class _View(Protocol):
     def refresh_forks(self) -> None: ...
 
     def show_fork(self, run_id: str | None) -> None: ...
+
+    def follow(self) -> None: ...
 
 
 def view_handlers(view: _View) -> dict[str, Handler]:
@@ -94,6 +97,10 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         view.show_fork(request.optional_text("fork", "{type: show_fork, fork: <run id> or null}"))
         return Served()
 
+    def follow(_: Request) -> Served:
+        view.follow()
+        return Served()
+
     return {
         "resume": answer,
         "reject": answer,
@@ -107,6 +114,7 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         "branches": debug,
         "show_fork": show_fork,
         "find": find_handler(view.run),
+        "follow": follow,
     }
 
 
