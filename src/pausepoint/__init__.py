@@ -87,6 +87,8 @@ from .run import (
     TextDeltaEvent,
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
+    Worker,
+    WorkerTally,
 )
 from .store import (
     DamagedRunError,
@@ -233,6 +235,8 @@ __all__ = [
     "UnsupportedSchemaVersionError",
     "UsageError",
     "UserMessage",
+    "Worker",
+    "WorkerTally",
     "__version__",
     "action",
     "call",

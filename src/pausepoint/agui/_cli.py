@@ -7,16 +7,14 @@ sentence that names the fix (exit status 2) before anything listens.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .._command import CommandError, load_agent, open_store
 from ..errors import MissingDependencyError, PausepointError
-from ..run import Agent
-from ..store import PostgresStore, RunStore, SQLiteStore
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -27,10 +25,6 @@ _DESCRIPTION = """Serve an agent as an AG-UI endpoint (HTTP + Server-Sent Events
 AGENT is module:attribute, an Agent or a function of no arguments returning one, e.g.
 myapp.agents:support. Without --store, nothing is kept between requests: the transcript
 travels sealed in the client's state (give every process the same --secret-env)."""
-
-
-class CommandError(Exception):
-    """A command line that cannot be served; the message says what to change."""
 
 
 @dataclass(frozen=True)
@@ -84,60 +78,6 @@ def parse(argv: Sequence[str] | None = None) -> Options:
         token_env=args.token_env,
         cors=tuple(args.cors),
     )
-
-
-def load_agent(spec: str) -> Agent:
-    """The agent `module:attribute` names (called first when it is a function)."""
-    module_name, sep, attribute = spec.partition(":")
-    if not sep or not module_name or not attribute:
-        raise CommandError(
-            f"{spec!r} does not name an agent: write module:attribute, e.g. myapp.agents:agent."
-        )
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # a module beside the command, as `python -m` finds it
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module_name.startswith(exc.name):
-            raise CommandError(
-                f"No module named {module_name!r} (looked in {os.getcwd()} and on sys.path). "
-                "Run the command from the folder holding it, or install its package."
-            ) from exc
-        raise
-    target: object = module
-    for part in attribute.split("."):
-        if not hasattr(target, part):
-            raise CommandError(f"Module {module_name!r} has no attribute {attribute!r}.")
-        target = getattr(target, part)
-    if not isinstance(target, Agent) and callable(target):
-        target = target()
-    if not isinstance(target, Agent):
-        raise CommandError(
-            f"{spec} is not an Agent (nor a function returning one); it is of type "
-            f"{type(target).__name__}."
-        )
-    return target
-
-
-def open_store(url: str) -> RunStore:
-    """The store a `--store` URL names: ``sqlite:PATH`` or ``postgresql://...``."""
-    kind: type[RunStore]
-    if url.startswith(("postgresql://", "postgres://")):
-        kind, where = PostgresStore, url
-    elif url.startswith("sqlite:"):
-        kind, where = SQLiteStore, url.removeprefix("sqlite:").removeprefix("//")
-        if not where:
-            raise CommandError("sqlite: needs a file path, e.g. --store sqlite:runs.db.")
-    else:
-        raise CommandError(
-            f"--store {url!r} is not a store URL: use sqlite:PATH or postgresql://user@host/db."
-        )
-    try:
-        return kind(where)
-    except PausepointError:
-        raise
-    except Exception as exc:  # the driver's own error: a server down, a folder missing
-        raise CommandError(f"The store {url} cannot be opened: {exc}") from exc
 
 
 def _env(name: str, what: str) -> str:

@@ -27,6 +27,7 @@ from ._notebook import blocking
 from ._result import AgentRunResult, EndStatus, RunStatus
 from ._run import AgentRun, OnRecorded
 from ._state import Interrupted, PendingInterrupt, Ready, RunState, derive_state
+from ._worker import Worker, WorkerTally
 
 __all__ = [
     "DEFAULT_LEASE_TTL",
@@ -61,6 +62,8 @@ __all__ = [
     "TextDeltaEvent",
     "ToolCallFinishedEvent",
     "ToolCallStartedEvent",
+    "Worker",
+    "WorkerTally",
     "accept_answer",
     "as_error_info",
     "blocking",

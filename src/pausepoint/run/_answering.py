@@ -144,6 +144,7 @@ class Answering:
         interrupt: str | None,
         on_recorded: OnRecorded | None,
         by: AnsweredBy = "code",
+        continue_run: bool = True,
     ) -> AgentRunResult:
         def resolution(record: ToolCall, entry: InterruptEntry) -> Resolution:
             value = accept_answer(
@@ -155,7 +156,7 @@ class Answering:
             )
             return ResumeResolution(data=value, by=by)
 
-        return await self._answer_one(interrupt, resolution, on_recorded)
+        return await self._answer_one(interrupt, resolution, on_recorded, continue_run)
 
     async def reject(
         self,
@@ -163,26 +164,28 @@ class Answering:
         interrupt: str | None,
         on_recorded: OnRecorded | None,
         by: AnsweredBy = "code",
+        continue_run: bool = True,
     ) -> AgentRunResult:
         def resolution(_: ToolCall, __: InterruptEntry) -> Resolution:
             reason = as_error_info(error, max_bytes=self._agent.max_answer_bytes)
             return RejectResolution(error=reason, by=by)
 
-        return await self._answer_one(interrupt, resolution, on_recorded)
+        return await self._answer_one(interrupt, resolution, on_recorded, continue_run)
 
     async def _answer_one(
         self,
         interrupt: str | None,
         resolution: Callable[[ToolCall, InterruptEntry], Resolution],
         on_recorded: OnRecorded | None,
+        continue_run: bool,
     ) -> AgentRunResult:
         """Pick the entry, hold it, build its checked resolution (raising records
-        nothing), then record it and continue."""
+        nothing), then record it and continue (or leave the run for later)."""
         record, entry = self.target(interrupt)
         with ExitStack() as claimed:
             await self._claim(claimed, entry)
             answer = (record, entry, resolution(record, entry))
-            return await self.record([answer], on_recorded=on_recorded)
+            return await self.record([answer], on_recorded=on_recorded, continue_run=continue_run)
 
     async def respond(
         self,
@@ -190,6 +193,7 @@ class Answering:
         interrupt: str | None,
         on_recorded: OnRecorded | None,
         by: AnsweredBy = "code",
+        continue_run: bool = True,
     ) -> AgentRunResult:
         words = check_text(words, "The response")
         if not words.strip():
@@ -200,7 +204,7 @@ class Answering:
                 f"respond() answers a tool approval; {entry.id!r} is a {entry.kind} pause. "
                 "Answer it with resume(...) or reject(...)."
             )
-        return await self.resume(respond_answer(words), entry.id, on_recorded, by)
+        return await self.resume(respond_answer(words), entry.id, on_recorded, by, continue_run)
 
     async def batch(self, entries: Iterable[Mapping[str, Any] | BaseModel]) -> AgentRunResult:
         items = wire_entries(entries)
@@ -303,9 +307,14 @@ class Answering:
         max_turns: int | None = None,
         on_recorded: OnRecorded | None = None,
         set_aside: tuple[AssistantMessage | None, AnsweredBy] = (None, "code"),
+        continue_run: bool = True,
     ) -> AgentRunResult:
         """Write each resolution, the user's `message` and a turn `set_aside` by Retry
-        (durably, for a stored run), tell whoever asked, and continue in a new stretch."""
+        (durably, for a stored run), tell whoever asked, and continue in a new stretch.
+
+        Without `continue_run`, nothing executes: the commit that records the answers
+        also sets the stored status to where the run now stands (`idle`: a `Worker` or
+        `run()` continues it; `interrupted` while other entries wait) and ends the lease."""
         durable = self._stretch.durable
         if durable is not None:
             try:
@@ -321,9 +330,13 @@ class Answering:
         if aside is not None:
             self._prompt.set_aside(aside, by)
             changed = (_position(self._prompt, aside),)
+        left: AgentRunResult | None = None
+        if not continue_run:
+            left = self._left_for_later()
         if durable is not None:
+            status = self._stretch.status if left is None else left.status
             try:
-                await durable.commit(self._prompt, self._stretch.status, changed)
+                await durable.commit(self._prompt, status, changed, release=left is not None)
             except StoreError as exc:
                 if aside is not None:
                     self._prompt.take_back_set_aside(aside)
@@ -338,7 +351,23 @@ class Answering:
             await self._emit(SetAsideEvent(aside, changed[0]))
         if on_recorded is not None:
             on_recorded()
+        if left is not None:
+            self._stretch.result = left
+            return left
         return await self._stretch.advance(max_turns)
+
+    def _left_for_later(self) -> AgentRunResult:
+        """Where the answered run stands when it is not continued here: still
+        `interrupted` while entries wait, else `idle` (continued by `run()` or a worker)."""
+        pending = self._prompt.pending()
+        if pending:
+            # Built by the stretch, with the pending entries as the run reports them.
+            previous, self._stretch.result = self._stretch.result, None
+            try:
+                return self._stretch.current_result()
+            finally:
+                self._stretch.result = previous
+        return AgentRunResult(status="idle", prompt=self._prompt)
 
     def _take_back(self, answers: list[Answer], message: str | None, exc: StoreError) -> None:
         """The store refused the answers: take them back, so the transcript is as it

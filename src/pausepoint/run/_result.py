@@ -14,8 +14,10 @@ RunStatus = Literal["idle", "running", "paused", "interrupted", "completed", "fa
 """`AgentRun.status`: not started yet (`idle`), executing, stopped before a model request
 while stepping (`paused`), waiting on a person, or how the latest stretch ended."""
 
-EndStatus = Literal["paused", "interrupted", "completed", "failed", "cancelled"]
-"""How a stretch of the run ended: the statuses an `AgentRunResult` can have."""
+EndStatus = Literal["idle", "paused", "interrupted", "completed", "failed", "cancelled"]
+"""How a stretch of the run ended: the statuses an `AgentRunResult` can have. `idle` comes
+only from an answer given with `continue_run=False`: recorded, nothing executed, and
+`run()` (or a `Worker`, for a stored run) continues the run."""
 
 
 @dataclass(frozen=True, slots=True)

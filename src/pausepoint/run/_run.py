@@ -127,9 +127,10 @@ class AgentRun(InNotebook, Stopping, RunHistory):
 
     @property
     def status(self) -> RunStatus:
-        """Where the run stands: `idle` (never run), `running`, `paused` (stepping, before
-        a model request), `interrupted` (waits on an answer), or how the latest stretch
-        ended (`completed`, `failed`, `cancelled`). Settled before `run_finished` fires."""
+        """Where the run stands: `idle` (never run, or answered with `continue_run=False`
+        and not continued yet), `running`, `paused` (stepping, before a model request),
+        `interrupted` (waits on an answer), or how the latest stretch ended (`completed`,
+        `failed`, `cancelled`). Settled before `run_finished` fires."""
         return self._stretch.status
 
     @property
@@ -216,6 +217,7 @@ class AgentRun(InNotebook, Stopping, RunHistory):
         interrupt: str | None = None,
         on_recorded: OnRecorded | None = None,
         by: AnsweredBy = "code",
+        continue_run: bool = True,
     ) -> AgentRunResult:
         """Answer a pending interrupt and re-run its action with `ctx.resumption.data = data`.
 
@@ -224,8 +226,15 @@ class AgentRun(InNotebook, Stopping, RunHistory):
         The answer is recorded before the action re-runs (`on_recorded()` is called then,
         on the run's loop: what a UI needs to acknowledge the answer at once). A refused
         answer records nothing. `by` records who answered (the view and the inbox say so).
+
+        `continue_run=False` records the answer (durably, for a stored run) and returns
+        without running anything: the result is `idle` once nothing else waits (a
+        `Worker` claims the stored run and continues it, or `run()` does here), else
+        `interrupted`. The run's lease ends with that commit::
+
+            await run.resume(True, continue_run=False)    # a worker takes it from here
         """
-        return await self._answers.resume(data, interrupt, on_recorded, by)
+        return await self._answers.resume(data, interrupt, on_recorded, by, continue_run)
 
     async def reject(
         self,
@@ -234,10 +243,12 @@ class AgentRun(InNotebook, Stopping, RunHistory):
         interrupt: str | None = None,
         on_recorded: OnRecorded | None = None,
         by: AnsweredBy = "code",
+        continue_run: bool = True,
     ) -> AgentRunResult:
         """Decline a pending interrupt. The action is not re-run; the model sees `error`
-        (at most `agent.max_answer_bytes`, as any answer)."""
-        return await self._answers.reject(error, interrupt, on_recorded, by)
+        (at most `agent.max_answer_bytes`, as any answer). `continue_run=False` records
+        the decline and returns, as for `resume`."""
+        return await self._answers.reject(error, interrupt, on_recorded, by, continue_run)
 
     async def respond(
         self,
@@ -246,6 +257,7 @@ class AgentRun(InNotebook, Stopping, RunHistory):
         interrupt: str | None = None,
         on_recorded: OnRecorded | None = None,
         by: AnsweredBy = "code",
+        continue_run: bool = True,
     ) -> AgentRunResult:
         """Answer a tool approval with `words` instead of running the action: it does not
         run, and the model reads the words as the call's outcome (a response, not a
@@ -253,8 +265,9 @@ class AgentRun(InNotebook, Stopping, RunHistory):
         answer ``{"approved": false, "payload": {"response": words}}``::
 
             await run.respond("Refund half of it, and tell them why.")
-        """
-        return await self._answers.respond(words, interrupt, on_recorded, by)
+
+        `continue_run=False` records the words and returns, as for `resume`."""
+        return await self._answers.respond(words, interrupt, on_recorded, by, continue_run)
 
     async def continue_with(
         self, entries: Iterable[Mapping[str, Any] | BaseModel]

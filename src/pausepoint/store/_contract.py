@@ -9,7 +9,7 @@ nothing applied. Stores know transcripts and versions, never the loop that makes
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from types import TracebackType
@@ -324,6 +324,23 @@ class RunStore(ABC):
     @abstractmethod
     def release(self, run_id: str, owner: str) -> bool:
         """Give the lease up. False (and nothing changed) when `owner` did not hold it."""
+
+    @abstractmethod
+    def claim(
+        self,
+        owner: str,
+        ttl: Seconds,
+        *,
+        agents: Iterable[str | None] | None = None,
+        limit: int = 1,
+    ) -> list[Lease]:
+        """Lease up to `limit` runs that can go on to `owner` for `ttl`, oldest first, in
+        one transaction; returns their leases (none: nothing to do now). Claimable are runs
+        `idle` (never run, or answered with `continue_run=False`) and runs left `running`
+        by a process that stopped, whose lease is free or expired. Never a run that waits
+        for a person, a finished one, or one with a live lease; two claimers at once never
+        get the same run. `agents` keeps runs stored under these agent names (None in it:
+        runs stored without one). What a `Worker` calls between runs."""
 
     # -- lifetime ----------------------------------------------------------------------
 

@@ -8,13 +8,14 @@ header row, so of two writers on one version exactly one commits.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
 from ..errors import InvalidTranscriptError, UnsupportedSchemaVersionError
 from ..transcript import Prompt, UserMessage, utc_now
+from ._claim import claim as claim_runs
 from ._contract import (
     Change,
     Keep,
@@ -488,6 +489,22 @@ class SQLStore(RunStore):
             self._announce(cur, run_id)
 
     # -- leases ------------------------------------------------------------------------
+
+    # Whether a claim passes over rows other claimers have locked (PostgreSQL); SQLite's
+    # write lock makes claims take turns instead.
+    _skip_locked = False
+
+    def claim(
+        self,
+        owner: str,
+        ttl: Seconds,
+        *,
+        agents: Iterable[str | None] | None = None,
+        limit: int = 1,
+    ) -> list[Lease]:
+        return claim_runs(
+            self, owner, ttl, agents=agents, limit=limit, skip_locked=self._skip_locked
+        )
 
     def acquire(self, run_id: str, owner: str, ttl: Seconds) -> Lease:
         now = self._now()

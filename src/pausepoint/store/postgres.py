@@ -86,6 +86,8 @@ class PostgresStore(SQLStore):
     judged by the writers' clocks, so keep the machines' clocks in sync (NTP).
     """
 
+    _skip_locked = True
+
     def __init__(self, dsn: str, *, clock: Clock | None = None) -> None:
         super().__init__(clock=clock)
         self._psycopg = _psycopg()

@@ -1,0 +1,109 @@
+"""Claiming work: the stored runs that can go on, each taken with its lease in one go.
+
+A run can go on when nothing executes it and nobody waits on it. In the store that is:
+
+- status ``idle`` without a live lease: a run stored but never run
+  (``agent.new_run(..., store=store)``), or one whose answers were recorded with
+  ``continue_run=False`` and that nothing has continued yet;
+- status ``running`` without a live lease: the process that executed it stopped (killed,
+  crashed, its machine lost) before it saved how its stretch ended; it goes on from its
+  last committed step, and an action cut short runs again with a higher ``ctx.attempt``.
+
+Runs ``interrupted`` or ``paused`` wait for a person; ``completed``, ``failed`` and
+``cancelled`` runs are done (a person may Continue them); a run with a live lease is
+executing somewhere. None of these is ever claimed.
+
+Claiming is one statement: the oldest claimable runs are picked and leased together. On
+PostgreSQL the pick locks its rows ``FOR UPDATE SKIP LOCKED``, so concurrent claimers
+pass over each other's rows instead of waiting or taking the same run; SQLite's write lock
+makes claims take turns. No queue table: the runs' header rows and leases are the queue.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ._contract import Lease, Seconds
+from ._errors import StoreUsageError
+from ._rows import seconds
+
+if TYPE_CHECKING:
+    from ._sql import SQLStore
+
+__all__ = ["CLAIMABLE", "claim"]
+
+CLAIMABLE = ("idle", "running")
+"""The statuses of runs that go on once their lease is free (see the module)."""
+
+# Claimable runs, oldest first, without reading the rows of finished ones. Neither column
+# changes as a run steps (and status only between stretches), so PostgreSQL still updates
+# header rows in place (HOT) on every step.
+_INDEX = (
+    "CREATE INDEX IF NOT EXISTS pausepoint_runs_claimable ON pausepoint_runs "
+    "(created_at, run_id) WHERE status IN ('idle', 'running')"
+)
+_indexed: weakref.WeakSet[SQLStore] = weakref.WeakSet()
+
+
+def claim(
+    store: SQLStore,
+    owner: str,
+    ttl: Seconds,
+    *,
+    agents: Iterable[str | None] | None = None,
+    limit: int = 1,
+    skip_locked: bool = False,
+) -> list[Lease]:
+    """Lease up to `limit` claimable runs of `agents` (any agent when None; None in it
+    means runs stored without an agent name) to `owner` for `ttl`; oldest first."""
+    if not isinstance(owner, str) or not owner:
+        raise StoreUsageError(f"A claim needs an owner name, not {owner!r}; nothing was claimed.")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise StoreUsageError(
+            f"limit is how many runs to claim at most: a positive int, not {limit!r}."
+        )
+    names = None if agents is None else list(dict.fromkeys(agents))
+    if names is not None and not all(n is None or isinstance(n, str) for n in names):
+        raise StoreUsageError(f"agents are agent names (str or None), not {names!r}.")
+    if names == []:
+        return []
+    now = store._now()
+    expires = now + seconds(ttl)
+    where = "status IN ('idle', 'running') AND (lease_owner IS NULL OR lease_expires_at <= ?)"
+    params: list[Any] = [owner, store._to_db_time(expires), store._to_db_time(now)]
+    if names is not None:
+        named = [n for n in names if n is not None]
+        either = [f"agent IN ({', '.join('?' for _ in named)})"] if named else []
+        if None in names:
+            either.append("agent IS NULL")
+        where += f" AND ({' OR '.join(either)})"
+        params += named
+    lock = " FOR UPDATE SKIP LOCKED" if skip_locked else ""
+    statement = (
+        "UPDATE pausepoint_runs SET lease_owner = ?, lease_expires_at = ? "
+        f"WHERE run_id IN (SELECT run_id FROM pausepoint_runs WHERE {where} "
+        f"ORDER BY created_at, run_id LIMIT ?{lock}) "
+        "RETURNING run_id, created_at"
+    )
+    params.append(limit)
+    _index(store)
+    with store._transaction(write=True) as cur:
+        rows = store._run(cur, statement, params).fetchall()
+    rows.sort(key=lambda row: (store._from_db_time(row[1]), row[0]))
+    return [Lease(row[0], owner, expires) for row in rows]
+
+
+def _index(store: SQLStore) -> None:
+    """Make the claimable runs' index once per store object (it outlives the store)."""
+    if store in _indexed:
+        return
+    try:
+        with store._transaction(write=True) as cur:
+            store._run(cur, _INDEX)
+    except Exception as exc:
+        # Two processes creating it at once on PostgreSQL: the other one made it.
+        if not store._is_duplicate(exc):
+            raise
+    _indexed.add(store)
