@@ -120,14 +120,18 @@ def _build(options: Options) -> Worker:
                 f"Agent(name=...); these have {names}."
             )
         served = {agent.name: agent for agent in agents if agent.name is not None}
-    return Worker(
-        store,
-        served,
-        name=options.name,
-        lease_ttl=options.lease_ttl,
-        poll=options.poll,
-        concurrency=options.concurrency,
-    )
+    try:
+        return Worker(
+            store,
+            served,
+            name=options.name,
+            lease_ttl=options.lease_ttl,
+            poll=options.poll,
+            concurrency=options.concurrency,
+        )
+    except PausepointError:
+        store.close()
+        raise
 
 
 def _agents_store(agents: list[Agent]) -> RunStore:

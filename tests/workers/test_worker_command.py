@@ -1,0 +1,92 @@
+"""``python -m pausepoint.worker``: a worker process on PostgreSQL takes a new run to its
+question, and once the test answers it with `continue_run=False`, to its end."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+from tests.helpers import until
+from tests.workers.batch_agents import APPROVAL, STEPS, batch
+
+from pausepoint.store import PostgresStore
+from pausepoint.worker import main
+
+ROOT = Path(__file__).resolve().parents[2]
+AGENT = "tests.workers.batch_agents:batch"
+
+
+def _empty(dsn: str) -> None:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            "DROP TABLE IF EXISTS pausepoint_runs, pausepoint_items, pausepoint_schema, executions"
+        )
+
+
+def _command(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "pausepoint.worker", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+async def test_the_worker_command_continues_a_run_answered_for_later(postgres_dsn: str) -> None:
+    _empty(postgres_dsn)
+    store = PostgresStore(postgres_dsn)
+    agent = batch()
+    run = agent.new_run("the task", store=store)
+    worker = _command(AGENT, "--store", postgres_dsn, "--name", "cmd", "--lease-ttl", "5")
+    try:
+        await until(lambda: store.summary(run.id).status == "interrupted", within=60)
+        loaded = agent.load(run.id, store)
+        assert [r.status for r in loaded.prompt.tool_calls()] == ["succeeded", "interrupted"]
+
+        left = await loaded.resume({"token": "t-1"}, continue_run=False)
+
+        assert left.status == "idle"
+        await until(lambda: store.summary(run.id).status == "completed", within=60)
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        _, err = worker.communicate(timeout=60)
+    assert worker.returncode == 0, err
+    assert "2 runs claimed, 1 completed, 1 waiting for a person" in err
+    prompt, _ = store.load_prompt(run.id)
+    records = list(prompt.tool_calls())
+    assert [r.status for r in records] == ["succeeded"] * STEPS
+    approved = records[APPROVAL - 1]
+    assert approved.result["token"] == "t-1"  # type: ignore[index]
+    assert approved.result["pid"] == worker.pid  # type: ignore[index]
+    assert prompt.output == "all steps done"
+    summary = store.summary(run.id)
+    assert summary.lease_owner is None
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ((AGENT,), "Say where the runs are"),
+        ((AGENT, "--store", "mysql://db"), "not a store URL"),
+        (("tests.workers.batch_agents:nothing", "--store", "sqlite:runs.db"), "no attribute"),
+        ((AGENT, "--store", "sqlite:runs.db", "--concurrency", "0"), "concurrency must be"),
+    ],
+)
+def test_the_worker_command_says_what_to_fix(
+    args: tuple[str, ...],
+    said: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    assert main(list(args)) == 2
+
+    assert said in capsys.readouterr().err
