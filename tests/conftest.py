@@ -47,6 +47,7 @@ SLOW = {
     "models/test_openai_settings.py::test_importing_the_package_does_not_import_openai",
     "run/test_crash_runs.py::test_killed_run_processes_lose_nothing_committed_and_runs_complete",
     "store/test_crash.py::test_killed_writers_leave_every_run_whole_and_every_commit_kept",
+    "workers/test_kill_workers.py",
 }
 
 

@@ -1,0 +1,35 @@
+"""A worker process of the kill test, forked from a server that has imported everything
+already (multiprocessing's forkserver), so that a replacement starts in milliseconds:
+`python -m pausepoint.worker`'s own `main`, with the executions logged."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from tests.workers.batch_agents import DSN_VARIABLE
+
+from pausepoint.worker import main
+
+AGENT = "tests.workers.batch_agents:batch"
+
+
+def work(dsn: str, name: str, lease_ttl: float, concurrency: int) -> None:
+    os.environ[DSN_VARIABLE] = dsn
+    sys.exit(
+        main(
+            [
+                AGENT,
+                "--store",
+                dsn,
+                "--name",
+                name,
+                "--lease-ttl",
+                str(lease_ttl),
+                "--concurrency",
+                str(concurrency),
+                "--poll",
+                "0.2",
+            ]
+        )
+    )
