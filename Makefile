@@ -3,6 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEMO_STAMP := $(VENV)/.installed-notebook
+BENCH_STAMP := $(VENV)/.installed-bench
 NODE_STAMP := js/node_modules/.installed
 # The Microsoft Agent Framework peer lives in an interpreter of its own (see its pins file).
 AF_VENV := .venv-agent-framework
@@ -25,7 +26,7 @@ FAST_TESTS := not browser and not kernel and not packaging and not postgres and 
 WORKERS ?= 0
 
 .PHONY: test check lint typecheck unit fast js js-test docs bench bench-view bench-store \
-	bench-agui pictures demo dist clean
+	bench-agui bench-batch pictures demo dist clean
 
 # Everything, as CI runs it (.ci/run).
 test: lint typecheck js-test docs unit
@@ -48,6 +49,10 @@ $(STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
 $(DEMO_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
 	$(BIN)/pip install --quiet -e ".[notebook]"
 	touch $(DEMO_STAMP)
+
+$(BENCH_STAMP): $(STAMP) pyproject.toml | $(BUNDLE)
+	$(BIN)/pip install --quiet -e ".[bench]"
+	touch $(BENCH_STAMP)
 
 $(NODE_STAMP): js/package.json js/package-lock.json
 	cd js && npm ci --no-audit --no-fund --loglevel=error
@@ -125,3 +130,9 @@ clean:
 
 bench-store: $(STAMP)
 	$(BIN)/python benchmarks/bench_store.py
+
+# R runs x K steps on 1, 2 and 4 worker processes against one PostgreSQL, pausepoint beside
+# LangGraph's PostgreSQL saver (the `bench` extra), and SQLite's fsyncs per step (minutes;
+# not part of `make test`).
+bench-batch: $(BENCH_STAMP)
+	$(BIN)/python benchmarks/bench_batch.py
