@@ -136,6 +136,20 @@ async def test_a_refused_answer_changes_nothing_and_leaves_the_run_waiting(
     assert store.summary(run.id).version == before.version
 
 
+async def test_an_answer_left_for_later_in_memory_waits_for_run() -> None:
+    steps = Steps()
+    run = steps.agent.new_run("task")
+    await run.run()
+
+    left = await run.resume({"ok": True}, continue_run=False)
+
+    assert (left.status, run.status, run.pending) == ("idle", "idle", ())
+    assert [e[3] for e in steps.executed] == [None, None]  # step 1, then step 2 asking
+    result = await run.run()
+    assert result.status == "completed"
+    assert [e[3] for e in steps.executed] == [None, None, {"ok": True}, None]
+
+
 async def test_a_run_goes_to_workers_once_its_last_pending_answer_is_in(
     store: SQLiteStore,
 ) -> None:
