@@ -108,7 +108,7 @@ class Worker:
         self._stopping = False
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     # -- driving it --------------------------------------------------------------------
 
@@ -147,7 +147,7 @@ class Worker:
                     return self.tally
                 await self._wait(active, changes, seen, last_claim)
                 active = {task for task in active if not task.done()}
-        except asyncio.CancelledError:
+        except BaseException:  # cancelled, or the store refuses claims: stop the runs too
             for task in active:
                 task.cancel()
             await asyncio.gather(*active, return_exceptions=True)
@@ -157,8 +157,8 @@ class Worker:
                 self._loop = self._wake = None
 
     def stop(self) -> None:
-        """Claim nothing more; `work()` returns once the runs it executes have paused,
-        finished or failed. Safe from any thread and from a signal handler."""
+        """Claim nothing more: the current `work()` returns once the runs it executes
+        have paused, finished or failed. Safe from any thread and from a signal handler."""
         with self._lock:
             self._stopping = True
             loop, wake = self._loop, self._wake
