@@ -174,8 +174,9 @@ def langgraph_round(dsn: str, batch: Batch, workers: int, durability: str) -> Ro
 def sqlite_round(batch: Batch, poll: float, folder: Path) -> Round:
     """The batch on SQLite (synchronous=FULL) with one worker process, in a child process
     traced by strace when it is installed."""
-    out = folder / "sqlite-round.json"
-    command = [sys.executable, __file__, "--sqlite-child", str(folder / "batch.db"), str(out)]
+    out = folder / f"sqlite-{batch.steps}.json"
+    db = folder / f"batch-{batch.steps}.db"
+    command = [sys.executable, __file__, "--sqlite-child", str(db), str(out)]
     command += [*batch.argv(), "--poll", str(poll)]
     missing = strace_missing()
     fsyncs = None
