@@ -279,3 +279,56 @@ def test_a_filter_and_a_jump_over_10000_steps_are_answered_in_the_kernel_in_unde
         print(f"kernel-side at 10,000 calls: {what}: {ms:.1f} ms")
     for what, ms in timings.items():
         assert ms < 100, f"{what} took {ms} ms in the kernel"
+
+
+SHORT = f"""
+import sys
+sys.path.insert(0, {str(BENCHMARKS)!r})
+from _workload import confirm, one_call_per_turn
+from pausepoint import Agent, ScriptedModel, action
+
+@action
+async def lookup(n: int) -> dict:
+    \"\"\"Return a small record for n.\"\"\"
+    return {{"n": n}}
+
+run = Agent(model=ScriptedModel(one_call_per_turn(100, "lookup")),
+            actions=[lookup, confirm]).new_run("go")
+result = await run.run()
+while result.status == "interrupted":
+    result = await run.resume(True)
+run
+"""
+
+# The lines each button of the find bar takes: one rectangle per line of its words.
+BUTTON_LINES = """(bar) => [...bar.querySelectorAll('button')].map((b) => {
+  const range = document.createRange();
+  range.selectNodeContents(b);
+  const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  return [b.textContent.trim(), tops.size];
+})"""
+
+
+def test_the_find_bars_buttons_keep_their_words_on_one_line_in_a_narrow_cell(
+    open_notebook: OpenNotebook,
+) -> None:
+    nb = open_notebook("find-narrow", [SHORT])
+    nb.run_cell(0)
+    view = nb.widget()
+    expect(view.get_by_test_id("pp-status")).to_have_attribute(
+        "data-status", "completed", timeout=120_000
+    )
+    bar = view.get_by_test_id("pp-find")
+    view.get_by_test_id("pp-find-tool").select_option("lookup")
+    expect(view.get_by_test_id("pp-find-clear")).to_be_visible()
+    for width in (360, 300):
+        view.evaluate("(el, w) => { el.style.width = `${w}px`; }", width)
+        lines = dict(bar.evaluate(BUTTON_LINES))
+        assert set(lines) >= {"‹ Previous", "Next ›", "Clear", "Go", "First pause"}, lines
+        wrapped = {words: n for words, n in lines.items() if n != 1}
+        assert wrapped == {}, f"at {width}px these buttons wrap: {wrapped}"
+        bar_box, view_box = bar.bounding_box(), view.bounding_box()
+        assert bar_box is not None
+        assert view_box is not None
+        assert bar_box["x"] + bar_box["width"] <= view_box["x"] + view_box["width"] + 1
+    nb.screenshot("find-narrow")

@@ -177,3 +177,118 @@ def test_the_waterfall_of_a_2000_call_run_has_an_axis_a_legend_bands_and_labels(
     turns.scroll_into_view_if_needed()
     turns.screenshot(path=str(ARTIFACTS / "waterfall-turn-rows-narrow.png"))
     print(f"screenshot: {ARTIFACTS / 'waterfall-turn-rows-narrow.png'}")
+
+
+SHORT = LONG.replace("2000", "300")
+
+# Every visible word and mark of `root` with its contrast against what it is drawn on, as
+# the page's computed styles give them: colours are read back from a canvas (so any CSS
+# colour, `color-mix` included, is compared as drawn), and a translucent colour is laid
+# over the opaque background beneath it. A label inside a bar is drawn on the bar's tint.
+CONTRASTS = """(root) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 1;
+  const ctx = canvas.getContext('2d', {willReadFrequently: true});
+  const paint = (colours) => {
+    for (const c of colours) {
+      ctx.fillStyle = c;
+      ctx.fillRect(0, 0, 1, 1);
+    }
+    const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+    return [r, g, b];
+  };
+  const opaque = (c) => paint(['#fff', c]).join() === paint(['#000', c]).join();
+  // The backgrounds under `el`, from the first opaque one up to its own.
+  const layers = (el) => {
+    const found = [];
+    for (let at = el; at; at = at.parentElement) {
+      const bg = getComputedStyle(at).backgroundColor;
+      if (paint(['#fff', bg]).join() === '255,255,255' && paint(['#000', bg]).join() === '0,0,0') {
+        continue;
+      }
+      found.unshift(bg);
+      if (opaque(bg)) break;
+    }
+    return found;
+  };
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.map((v) => {
+      const s = v / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)];
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  };
+  const visible = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== 'hidden' && !el.closest('[disabled]');
+  const name = (el) => `${el.getAttribute('class')}: ${el.textContent.trim().slice(0, 30)}`;
+  const out = [];
+  for (const el of root.querySelectorAll('*')) {
+    if (!visible(el)) continue;
+    if ([...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) {
+      let under = layers(el);
+      if (el.classList.contains('pp-wf-label-inside')) {
+        const bar = el.parentElement.querySelector('.pp-wf-bar');
+        under = [...layers(el.parentElement), getComputedStyle(bar).backgroundColor];
+      }
+      const text = paint([...under, getComputedStyle(el).color]);
+      out.push({what: 'text', name: name(el), ratio: ratio(text, paint(under))});
+    }
+    const style = getComputedStyle(el);
+    const mark = el.matches('.pp-wf-band') ? style.fill
+      : el.matches('.pp-wf-swatch') ? style.backgroundColor
+      : el.matches('.pp-wf-bar, .pp-wf-marker') ? style.borderTopColor : null;
+    if (mark) {
+      const under = layers(el.parentElement);
+      out.push({what: 'mark', name: name(el), ratio: ratio(paint([...under, mark]), paint(under))});
+    }
+  }
+  return out;
+}"""
+
+
+def _assert_contrast(waterfall: Any, label: str) -> None:
+    found = waterfall.evaluate(CONTRASTS)
+    texts = [f for f in found if f["what"] == "text"]
+    marks = [f for f in found if f["what"] == "mark"]
+    assert len(texts) >= 10, found
+    assert len(marks) >= 4, found
+    for what, least in (("text", 4.5), ("mark", 3.0)):
+        mine = [f for f in found if f["what"] == what]
+        worst = min(mine, key=lambda f: f["ratio"])
+        print(f"{label}: {len(mine)} {what}s, lowest {worst['ratio']:.2f}:1 ({worst['name']})")
+        low = [f"{f['name']} {f['ratio']:.2f}:1" for f in mine if f["ratio"] < least]
+        assert low == [], f"{label}: {what} under {least}:1: {low}"
+
+
+def test_the_waterfalls_words_and_marks_stand_out_in_the_dark_and_light_themes(
+    open_notebook: OpenNotebook,
+) -> None:
+    """Words at least 4.5:1 against what they are drawn on, marks (bands, bars, swatches,
+    markers) at least 3:1, in bands and in rows, in JupyterLab's dark and light themes."""
+    nb = open_notebook("waterfall-contrast", [SHORT])
+    nb.run_cell(0)
+    view = nb.widget()
+    expect(view.get_by_test_id("pp-status")).to_have_attribute(
+        "data-status", "completed", timeout=120_000
+    )
+    view.get_by_test_id("pp-debug").locator("summary").click()
+    waterfall = view.get_by_test_id("pp-waterfall")
+    for theme, light in (("JupyterLab Dark", "false"), ("JupyterLab Light", "true")):
+        nb.page.evaluate(
+            "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})",
+            theme,
+        )
+        expect(nb.page.locator(f"body[data-jp-theme-light='{light}']")).to_have_count(1)
+        expect(waterfall).to_have_attribute("data-mode", "bands", timeout=30_000)
+        _assert_contrast(waterfall, f"{theme}, bands")
+        waterfall.get_by_test_id("pp-waterfall-cost").first.click()
+        expect(waterfall).to_have_attribute("data-mode", "rows")
+        expect(waterfall.get_by_test_id("pp-waterfall-label").first).to_be_visible()
+        _assert_contrast(waterfall, f"{theme}, rows")
+        waterfall.scroll_into_view_if_needed()
+        waterfall.screenshot(path=str(ARTIFACTS / f"waterfall-contrast-{theme.split()[-1]}.png"))
+        waterfall.get_by_test_id("pp-waterfall-fit").click()
