@@ -5,7 +5,8 @@ Seeds `--runs` waiting runs (three agents, an `amount` and a `customer` argument
 few finished runs among them), then times each listing `--repeat` times and prints the
 median and the slowest in milliseconds: the newest page, the oldest, by amount both
 ways, filtered by agent, by kind and by text, a page deep in the list, and the inbox's
-`rows()` (a store page made into the rows the view draws). PostgreSQL runs on a
+`rows()` (a store page made into the rows the view draws) and `refresh()` (what follows
+every change of the store: a page of header rows and the newest runs' cards). PostgreSQL runs on a
 throw-away server started here; without its binaries or psycopg it is skipped with a
 note.
 
@@ -68,6 +69,7 @@ def measure(name: str, store: RunStore, runs: int, repeat: int) -> None:
         "text filter": lambda: store.waiting(text="customer 99"),
         "page 150 of 50 runs": lambda: store.waiting(offset=7450),
         "inbox rows(), by amount": lambda: box.rows(sort="-amount"),
+        "inbox refresh()": box.refresh,
     }
     print(f"{'listing':<30} {'median ms':>10} {'max ms':>10}")
     for label, work in cases.items():

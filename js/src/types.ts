@@ -203,6 +203,66 @@ export interface RunViewTraits {
   fork_view: string | null;
 }
 
+/** One waiting run as a row of the inbox's triage list (pausepoint/widget/_inbox_triage.py). */
+export interface TriageRow {
+  runId: string;
+  title: string;
+  agent: string | null;
+  /** "waiting", "failed" or "stopped". */
+  status: string;
+  kind: string | null;
+  tool: string | null;
+  message: string | null;
+  pauses: number;
+  /** The key arguments of the call that pauses (numbers, booleans, cut texts). */
+  arguments: Record<string, Json>;
+  since: string;
+  ignoredBy: string | null;
+  ignoredAt: string | null;
+  damaged: string | null;
+  /** This kernel has the run's agent: its cards can be answered here. */
+  answerable: boolean;
+}
+
+/** One page of the triage list (`list` request). */
+export interface TriagePage {
+  rows: TriageRow[];
+  total: number;
+  offset: number;
+  agents: [string, number][];
+  kinds: [string, number][];
+  keys: string[];
+}
+
+/** A run opened from the list (`open` request): its entry with cards, and its thread. */
+export interface OpenedRun extends InboxEntry {
+  thread: { items: { role: string; text: string }[]; earlier: number };
+}
+
+/** What the list filters by (`list` request). */
+export interface TriageFilter {
+  text?: string;
+  agent?: string;
+  kind?: string;
+  status?: string;
+  ignored?: boolean | null;
+}
+
+/** One run's outcome in a bulk answer. */
+export interface BulkOutcome {
+  runId: string;
+  outcome: "answered" | "not-waiting" | "read-only" | "gone" | "refused";
+  message: string;
+}
+
+/** The latest bulk answer asked from the view, as it goes (the `bulk` trait). */
+export interface BulkProgress {
+  id?: string;
+  answer?: "approve" | "decline" | "respond";
+  total?: number;
+  outcomes?: BulkOutcome[];
+}
+
 /** The traits of an inbox (pausepoint/widget/_inbox.py). */
 export interface InboxTraits {
   view: "inbox";
@@ -210,6 +270,9 @@ export interface InboxTraits {
   /** How many runs wait; `entries` holds the newest of them. */
   total: number;
   refreshed_at: string;
+  /** Moves on each reading of the store: the list asks for its shown page again. */
+  revision: number;
+  bulk: BulkProgress;
 }
 
 /** What the front end keeps on the model beside the traits; the kernel never sends it. */

@@ -208,28 +208,46 @@ describe("hidden characters on every surface", () => {
     dispose();
   });
 
-  it("are markers in every text and attribute of the inbox", () => {
-    const model = new FakeModel({
-      view: "inbox",
-      refreshed_at: "2025-01-01T00:06:00Z",
-      entries: [
-        {
-          runId: X("run-a"),
-          agent: X("ops"),
-          title: X("Delete a"),
-          createdAt: "2025-01-01T00:00:00Z",
-          updatedAt: X("2025-01-01T00:05:00Z"),
-          reason: X("unknown agent"),
-          cards: [{ ...approvalCard, id: X("int-a"), toolName: X("delete"), message: X("Delete?"), args: { [X("path")]: X("/a") } }],
-        },
-      ],
-    });
+  it("are markers in every text and attribute of the inbox's rows and opened run", async () => {
+    const model = new FakeModel({ view: "inbox", refreshed_at: "2025-01-01T00:06:00Z", entries: [], bulk: {} });
     const dispose = initialize(model);
     const view = mount(model);
+    const row = {
+      runId: X("run-a"),
+      title: X("Delete a"),
+      agent: X("ops"),
+      status: X("waiting"),
+      kind: X("tool-approval"),
+      tool: X("delete"),
+      message: X("Delete?"),
+      pauses: 1,
+      arguments: { [X("path")]: X("/a") },
+      since: X("2025-01-01T00:05:00Z"),
+      ignoredBy: null,
+      ignoredAt: null,
+      damaged: null,
+      answerable: true,
+    };
+    const value = { rows: [row], total: 1, offset: 0, agents: [[X("ops"), 1]], kinds: [[X("tool-approval"), 1]], keys: [X("path")] };
+    await model.respond({ ok: true, value });
+    click(view.get("pp-triage-open"));
+    await model.respond({
+      ok: true,
+      value: {
+        runId: X("run-a"),
+        agent: X("ops"),
+        title: X("Delete a"),
+        createdAt: "2025-01-01T00:00:00Z",
+        updatedAt: X("2025-01-01T00:05:00Z"),
+        reason: X("unknown agent"),
+        cards: [{ ...approvalCard, id: X("int-a"), toolName: X("delete"), message: X("Delete?"), args: { [X("path")]: X("/a") } }],
+        thread: { items: [{ role: X("user"), text: X("Delete a") }], earlier: 0 },
+      },
+    });
     expect(rawHidden(view.el)).toEqual([]);
     expect(view.get("pp-inbox-title").textContent).toContain("U+202E");
     expect(view.get("pp-inbox-agent").textContent).toContain("U+200B");
-    expect(view.get("pp-inbox-run-id").textContent).toContain("U+202E");
+    expect(view.get("pp-triage-thread").textContent).toContain("U+202E");
     view.cleanup();
     dispose();
   });

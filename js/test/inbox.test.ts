@@ -1,5 +1,7 @@
+import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { approvalCard, click, FakeModel, initialize, mount, within } from "./helpers";
+import { DISCONNECTED_CLASS } from "../src/kernel/liveness";
+import { approvalCard, click, FakeModel, initialize, isDisabled, mount, widgetOf, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
@@ -16,40 +18,37 @@ const entry = (runId: string, title: string, extra: Record<string, unknown> = {}
   ...extra,
 });
 
-function inbox(entries: unknown[]) {
+/** An inbox whose kernel is gone: the newest runs it last listed, with their cards. */
+
+/** Renders into an element ipywidgets already marked as having no live comm. */
+function mountGone(model: FakeModel) {
+  const el = document.createElement("div");
+  el.classList.add(DISCONNECTED_CLASS);
+  document.body.appendChild(el);
+  let cleanup: () => void = () => {};
+  act(() => {
+    cleanup = widgetOf(model).render({ model, el });
+  });
+  return { el, cleanup: () => act(() => (cleanup(), el.remove())), ...within(el) };
+}
+
+function inbox(entries: unknown[], { gone = true } = {}) {
   const model = new FakeModel({ view: "inbox", entries, refreshed_at: "2025-01-01T00:06:00Z" });
   const dispose = initialize(model);
-  const view = mount(model);
+  const view = gone ? mountGone(model) : mount(model);
   return { model, view, done: () => (view.cleanup(), dispose()) };
 }
 
-describe("inbox", () => {
-  it("lists each waiting run in the order given, with its cards", () => {
+describe("an inbox whose kernel is gone", () => {
+  it("lists each run it last listed in the order given, with its cards, read-only", () => {
     const { view, done } = inbox([entry("run-b", "Delete b"), entry("run-a", "Delete a")]);
     const runs = view.qa("pp-inbox-entry");
     expect(runs.map((r) => r.dataset.runId)).toEqual(["run-b", "run-a"]);
     expect(runs[0]!.textContent).toContain("Delete b");
-    expect(within(runs[0]!).qa("pp-approve")).toHaveLength(1);
+    expect(isDisabled(within(runs[0]!).get("pp-approve"))).toBe(true);
+    expect(view.q("pp-triage")).toBeNull();
     expect(view.get("pp-inbox-count").textContent).toContain("2 runs waiting");
     expect(view.q("pp-status")).toBeNull(); // not a run view
-    done();
-  });
-
-  it("answers a card with the run view's resume message", () => {
-    const { model, view, done } = inbox([entry("run-a", "Delete a")]);
-    click(view.get("pp-approve"));
-    expect(model.lastRequest()).toEqual({ type: "resume", data: true, interrupt: "int-run-a", requestId: expect.any(String) });
-    done();
-  });
-
-  it("names the run with the answer when the card carries it: a fork and its parent share interrupt ids", () => {
-    const shared = { ...approvalCard, id: "int-shared" };
-    const { model, view, done } = inbox([
-      entry("run-fork", "Delete a", { cards: [{ ...shared, runId: "run-fork" }] }),
-      entry("run-parent", "Delete a", { cards: [{ ...shared, runId: "run-parent" }] }),
-    ]);
-    click(within(view.qa("pp-inbox-entry")[0]!).get("pp-approve"));
-    expect(model.lastRequest()).toEqual({ type: "resume", data: true, interrupt: "int-shared", run: "run-fork", requestId: expect.any(String) });
     done();
   });
 
@@ -77,12 +76,12 @@ describe("inbox", () => {
     expect(reason.dataset.damaged).toBe("true");
     expect(reason.getAttribute("role")).toBe("alert");
     expect(reason.textContent).toContain("run-bad");
-    expect(view.qa("pp-approve")).toHaveLength(1); // the healthy run stays answerable
+    expect(view.qa("pp-inbox-entry")).toHaveLength(2); // the healthy run stays listed
     done();
   });
 
-  it("Refresh asks the kernel to read the store again", () => {
-    const { model, view, done } = inbox([]);
+  it("Refresh asks a live kernel to read the store again", () => {
+    const { model, view, done } = inbox([], { gone: false });
     click(view.get("pp-inbox-refresh"));
     expect(model.lastRequest()).toEqual({ type: "refresh", requestId: expect.any(String) });
     done();

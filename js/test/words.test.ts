@@ -149,19 +149,19 @@ describe("the header", () => {
 });
 
 describe("the inbox", () => {
-  it("says how long a run has waited, with the exact time on hover", () => {
+  it("says how long a run has waited, with the exact time on hover", async () => {
     vi.useFakeTimers();
     vi.setSystemTime(NOW);
-    const model = new FakeModel({
-      view: "inbox",
-      entries: [{ runId: "run-1", title: "Refunds", agent: null, updatedAt: "2026-12-01T16:22:15Z", reason: null, cards: [] }],
-    });
+    const model = new FakeModel({ view: "inbox", entries: [], bulk: {} });
     const dispose = initialize(model);
     const view = mount(model);
-    const when = view.get("pp-inbox-entry").querySelector('[data-testid="pp-when"]')!;
+    const row = { runId: "run-1", title: "Refunds", agent: null, status: "waiting", kind: "generic", tool: "refund", message: "?", pauses: 1, arguments: {} };
+    const rest = { since: "2026-12-01T16:22:15Z", ignoredBy: null, ignoredAt: null, damaged: null, answerable: true };
+    await model.respond({ ok: true, value: { rows: [{ ...row, ...rest }], total: 1, offset: 0, agents: [], kinds: [], keys: [] } });
+    const when = view.get("pp-triage-row").querySelector('[data-testid="pp-when"]')!;
     expect(when.textContent).toBe("12 min ago");
     expect(when.getAttribute("title")).toBe(new Date("2026-12-01T16:22:15Z").toLocaleString());
-    expect(view.get("pp-inbox-entry").textContent).not.toContain("waiting since");
+    expect(view.get("pp-triage-row").textContent).not.toContain("waiting since");
     view.cleanup();
     dispose();
   });

@@ -1,5 +1,6 @@
-"""The inbox in a real JupyterLab: two runs wait in a SQLite store; approving one in the
-inbox completes it and it leaves the list. Screenshots go to test-artifacts/browser/."""
+"""The inbox in a real JupyterLab: two runs wait in a SQLite store; opening one of the
+list's rows and approving its card completes it and it leaves the list. Screenshots go to
+test-artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -50,16 +51,21 @@ def test_approving_a_run_in_the_inbox_completes_it_and_it_leaves(
     expect(nb.output(0).last).to_contain_text("PAUSED interrupted interrupted", timeout=60_000)
     nb.run_cell(1)
     view = nb.widget(0)
-    entries = view.get_by_test_id("pp-inbox-entry")
-    expect(entries).to_have_count(2, timeout=60_000)
-    expect(entries.first).to_contain_text("Delete record 2")  # newest first
+    rows = view.get_by_test_id("pp-triage-row")
+    expect(rows).to_have_count(2, timeout=60_000)
+    expect(rows.first).to_contain_text("Delete record 2")  # newest first
+    expect(rows.first).to_contain_text("id 2")  # the key argument of the call that asks
     expect(view.get_by_test_id("pp-inbox-count")).to_contain_text("2 runs waiting")
     nb.screenshot("inbox-two-waiting")
 
-    entries.filter(has_text="Delete record 1").get_by_test_id("pp-approve").click()
+    rows.filter(has_text="Delete record 1").get_by_test_id("pp-triage-open").click()
+    opened = view.get_by_test_id("pp-inbox-entry")
+    expect(opened.get_by_test_id("pp-triage-thread")).to_contain_text("Delete record 1")
+    nb.screenshot("inbox-opened")
+    opened.get_by_test_id("pp-approve").click()
 
-    expect(entries).to_have_count(1, timeout=30_000)
-    expect(entries.first).to_contain_text("Delete record 2")
+    expect(rows).to_have_count(1, timeout=30_000)
+    expect(rows.first).to_contain_text("Delete record 2")
     expect(view.get_by_test_id("pp-inbox-count")).to_contain_text("1 run waiting")
     nb.screenshot("inbox-one-left")
     nb.run_cell(2)

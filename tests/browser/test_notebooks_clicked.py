@@ -230,12 +230,14 @@ def answer_restored_card(nb: Any) -> None:
 
 
 def answer_in_the_inbox(nb: Any) -> None:
-    entry = nb.output(21).get_by_test_id("pp-inbox-entry").first
-    expect(entry).to_contain_text("Close account 23", timeout=WAIT)
+    row = nb.output(21).get_by_test_id("pp-triage-row").first
+    expect(row).to_contain_text("Close account 23", timeout=WAIT)
+    row.get_by_test_id("pp-triage-open").click()
+    entry = nb.output(21).get_by_test_id("pp-inbox-entry")
     entry.scroll_into_view_if_needed()
     nb.screenshot("nb04-inbox")
     entry.get_by_test_id("pp-answer-yes").click()
-    expect(nb.output(21).get_by_test_id("pp-inbox-entry")).to_have_count(0, timeout=WAIT)
+    expect(nb.output(21).get_by_test_id("pp-triage-row")).to_have_count(0, timeout=WAIT)
 
 
 @pytest.mark.parametrize("restart", [False, True], ids=["same-kernel", "restarted"])
@@ -314,27 +316,38 @@ def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
 
 def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
     def approve_first(nb: Any) -> None:
-        entries = nb.output(10).get_by_test_id("pp-inbox-entry")
-        expect(entries).to_have_count(1, timeout=WAIT)
-        entries.first.scroll_into_view_if_needed()
+        rows = nb.output(10).get_by_test_id("pp-triage-row")
+        expect(rows).to_have_count(1, timeout=WAIT)
+        rows.first.get_by_test_id("pp-triage-open").click()
+        entry = nb.output(10).get_by_test_id("pp-inbox-entry")
+        entry.scroll_into_view_if_needed()
         nb.screenshot("nb08-inbox-one")
-        entries.first.get_by_test_id("pp-approve").click()
-        expect(entries).to_have_count(0, timeout=WAIT)
+        entry.get_by_test_id("pp-approve").click()
+        expect(rows).to_have_count(0, timeout=WAIT)
 
     def clear_batch(nb: Any) -> None:
-        entries = nb.output(18).get_by_test_id("pp-inbox-entry")
-        expect(entries).to_have_count(4, timeout=WAIT)
-        entries.first.scroll_into_view_if_needed()
+        view = nb.output(18)
+        rows = view.get_by_test_id("pp-triage-row")
+        expect(rows).to_have_count(4, timeout=WAIT)
+        view.get_by_test_id("pp-triage-sort").select_option(label="amount, largest first")
+        expect(rows.first).to_contain_text("9,500", timeout=WAIT)
+        view.scroll_into_view_if_needed()
         nb.screenshot("nb08-inbox-batch")
-        large = entries.filter(has_text="9500")
-        large.get_by_test_id("pp-reject-reason").fill(
+        rows.first.get_by_test_id("pp-triage-select").click()
+        view.get_by_test_id("pp-bulk-decline").click()
+        view.get_by_test_id("pp-bulk-words").fill(
             "Over 1000 EUR: needs the finance director's signature"
         )
-        large.get_by_test_id("pp-reject").click()
-        expect(entries).to_have_count(3, timeout=WAIT)
-        for left in (3, 2, 1):
-            entries.first.get_by_test_id("pp-approve").click()
-            expect(entries).to_have_count(left - 1, timeout=WAIT)
+        expect(view.get_by_test_id("pp-bulk-confirm-text")).to_contain_text("Decline 1 run")
+        view.get_by_test_id("pp-bulk-confirm-yes").click()
+        expect(rows).to_have_count(3, timeout=WAIT)
+        view.get_by_test_id("pp-triage-select-page").click()
+        view.get_by_test_id("pp-bulk-approve").click()
+        expect(view.get_by_test_id("pp-bulk-confirm-text")).to_contain_text("Approve 3 runs")
+        nb.screenshot("nb08-inbox-confirm")
+        view.get_by_test_id("pp-bulk-confirm-yes").click()
+        expect(rows).to_have_count(0, timeout=WAIT)
+        expect(view.get_by_test_id("pp-bulk-progress")).to_contain_text("Approved 3 of 3")
         nb.screenshot("nb08-inbox-cleared")
 
     nb = open_real(

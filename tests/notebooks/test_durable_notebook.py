@@ -52,13 +52,19 @@ def test_overnight_batch_is_listed_then_cleared(nb: NotebookNode) -> None:
     started = text(cell_with(nb, "INVOICES = {"))
     assert started.count(": interrupted - Approve running pay_invoice?") == 4
     assert shows_widget(cell_with(nb, "box.refresh()\nbox"))
-    listed = text(cell_with(nb, 'print(summary.run_id[:8], summary.agent, "-"'))
-    assert len(re.findall(r"payments - Approve running pay_invoice\?", listed)) == 4
+    listed = text(cell_with(nb, 'page = box.rows(sort="-amount")  # what the list shows'))
+    rows = re.findall(
+        r"(\d+\.\d\d) EUR  Pay invoice \d+: \d+ EUR  \(payments, tool-approval\)", listed
+    )
+    assert [float(amount) for amount in rows] == [9500, 120, 80, 45]  # largest first
+    assert "matching '9500': 1" in listed
 
-    cleared = text(cell_with(nb, 'await run.reject("Over 1000 EUR'))
-    assert len(re.findall(r"EUR: completed - Done: invoice 100[235] paid", cleared)) == 3
+    cleared = text(cell_with(nb, "await box.decline(large"))
+    paid = r"EUR: answered, completed - Done: invoice 100[235] paid"
+    assert len(re.findall(paid, cleared)) == 3
     assert (
-        "9500.00 EUR: completed - Not paid: Over 1000 EUR: needs the finance director's" in cleared
+        "9500.00 EUR: answered, completed - Not paid: Over 1000 EUR: needs the finance "
+        "director's" in cleared
     )
     assert "waiting in the inbox: 0\nwaiting in the store: 0" in cleared
 

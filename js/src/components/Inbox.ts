@@ -2,7 +2,7 @@ import { html } from "htm/preact";
 import { useState } from "preact/hooks";
 import { useKernelGone } from "../kernel/liveness";
 import { refresh } from "../kernel/protocol";
-import { useAnswer } from "../kernel/use-answer";
+import { type Answer, useAnswer } from "../kernel/use-answer";
 import { cardKey } from "../lib/card-key";
 import { useModelValue } from "../lib/hooks";
 import { revealText } from "../lib/unicode";
@@ -12,6 +12,7 @@ import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { KernelGone } from "./KernelGone";
 import { Revealed } from "./Revealed";
+import { TriageList } from "./TriageList";
 import { When } from "./When";
 import "./inbox.css";
 
@@ -44,8 +45,19 @@ function InboxRun({ entry, readOnly }: { entry: InboxEntry; readOnly: boolean })
   </section>`;
 }
 
-/** Every waiting run of a store, newest first, each with the run view's answerable cards.
- * A window of the newest is drawn (and listed by the kernel); "Show more" widens both. */
+interface StackProps {
+  entries: InboxEntry[];
+  shown: InboxEntry[];
+  total: number;
+  more: number;
+  gone: boolean;
+  onMore: () => void;
+  widening: Answer;
+}
+
+/** Every waiting run of a store. With a kernel, a triage list (`TriageList`: compact rows
+ * served a page at a time, filters, a sort, bulk answers); once the kernel is gone, the
+ * newest runs the kernel last listed, each with its cards, read-only. */
 export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
   const gone = useKernelGone(model, host);
   const entries = useModelValue(model, "entries") ?? [];
@@ -67,6 +79,7 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
     }
   };
   const error = refreshing.error ?? widening.error;
+  const stack = html`<${Stack} entries=${entries} shown=${shown} total=${total} more=${more} gone=${gone} onMore=${onMore} widening=${widening} />`;
 
   return html`<div class="pp-root pp-inbox" data-testid="pp-inbox">
     <header class="pp-header pp-inbox-header">
@@ -82,7 +95,13 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
       </span>
     </header>
     ${error ? html`<${AnswerError} error=${error} testid="pp-inbox-error" />` : null}
-    ${gone ? html`<${KernelGone} />` : null}
+    ${gone ? html`<${KernelGone} model=${model} />` : null}
+    ${gone ? html`${stack}` : html`<${TriageList} model=${model} overall=${total} readOnly=${gone} />`}
+  </div>`;
+}
+
+function Stack({ entries, shown, total, more, gone, onMore, widening }: StackProps) {
+  return html`
     ${
       entries.length === 0
         ? html`<p class="pp-empty" data-testid="pp-inbox-empty">No run waits on a person.</p>`
@@ -97,6 +116,5 @@ export function Inbox({ model, host }: { model: Model; host?: HTMLElement }) {
             onClick=${onMore}>${widening.phase === "sending" ? "Loading…" : `Show ${count(more)} more`}</button>
         </p>`
         : null
-    }
-  </div>`;
+    }`;
 }

@@ -3,7 +3,7 @@
  * view's line to the kernel (requests.ts) and ends in one outcome.
  */
 import { jsonPathKeys, pathOf, pointerKeys } from "../lib/field-path";
-import type { FindFilter, Json, JumpTo, ResponseError } from "../types";
+import type { FindFilter, Json, JumpTo, ResponseError, TriageFilter } from "../types";
 import type { Kernel, Outcome } from "./requests";
 
 export { type Outcome, REQUEST_TIMEOUT_MS } from "./requests";
@@ -95,6 +95,35 @@ export function jump(kernel: Kernel, to: JumpTo, count?: number, timeoutMs?: num
 /** Asks an inbox to read its store again; answered once it has. */
 export function refresh(kernel: Kernel, timeoutMs?: number): Promise<Outcome> {
   return kernel.request({ type: "refresh" }, timeoutMs);
+}
+
+/** One page of an inbox's triage list (`TriagePage`): the runs that fit `filter`, sorted. */
+export function listRuns(kernel: Kernel, filter: TriageFilter, sort: string, offset: number, limit: number, timeoutMs?: number): Promise<Outcome> {
+  const wanted: Record<string, Json> = {};
+  for (const key of ["text", "agent", "kind", "status"] as const) if (filter[key]) wanted[key] = filter[key];
+  if (filter.ignored !== undefined) wanted.ignored = filter.ignored;
+  return kernel.request({ type: "list", filter: wanted, sort, offset, limit }, timeoutMs);
+}
+
+/** A listed run's cards and thread (`OpenedRun`); its cards are answerable from then on. */
+export function openRun(kernel: Kernel, runId: string, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "open", run: runId }, timeoutMs);
+}
+
+/** One answer to many runs; the kernel reports each run's outcome in its `bulk` trait. */
+export function answerRuns(
+  kernel: Kernel,
+  answer: "approve" | "decline" | "respond",
+  runIds: string[],
+  text: string | null,
+  timeoutMs?: number,
+): Promise<Outcome> {
+  return kernel.request({ type: "bulk", answer, runs: runIds, text }, timeoutMs);
+}
+
+/** Hides a run from the list (`ignore`), or lists it again (`unignore`). */
+export function ignoreRun(kernel: Kernel, runId: string, undo = false, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: undo ? "unignore" : "ignore", run: runId }, timeoutMs);
 }
 
 /** Errors after which the card can never be answered: its controls stay off. */

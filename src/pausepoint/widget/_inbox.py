@@ -80,6 +80,7 @@ WINDOW = 50
 """How many of the newest waiting runs are listed in full at first, and added by each
 "Show more"."""
 MAX_WINDOW = 100_000
+MAX_PAGE = 1000
 
 
 class Inbox(anywidget.AnyWidget):
@@ -110,6 +111,8 @@ class Inbox(anywidget.AnyWidget):
     total = traitlets.Int(0).tag(sync=True)
     """How many runs wait, `entries` being the newest of them."""
     refreshed_at = traitlets.Unicode("").tag(sync=True)
+    revision = traitlets.Int(0).tag(sync=True)
+    """Moves on each reading of the store: the view asks for its shown page again."""
     bulk: traitlets.Dict[str, Any] = traitlets.Dict().tag(sync=True)
     """The latest bulk answer asked from the view: its request id, answer, how many runs it
     goes to, and each run's outcome so far (`{runId, outcome, message}`)."""
@@ -161,8 +164,7 @@ class Inbox(anywidget.AnyWidget):
     def damaged(self) -> tuple[DamagedRunError, ...]:
         """The waiting runs the store cannot read, as of the last refresh, each naming its
         run and what is wrong (they are listed too, without cards). Past the listed
-        `window`, transcripts are not read: those runs are named when their header row is
-        damaged."""
+        `window`, rows are not read: the triage list (`rows()`) names their damage."""
         return self._damaged
 
     @property
@@ -184,36 +186,39 @@ class Inbox(anywidget.AnyWidget):
         The header rows of every waiting run are read; the transcripts of the newest
         `window` only (once per version), to list them with their cards."""
         listed = self._changes.version() if self._changes is not None else None
-        waiting = self.store.runs(status="interrupted")
+        # One indexed page and a count: a store of 10,000 waiting runs reads a window of
+        # header rows, not all of them. Ignored runs are left out, as the list does.
+        page = self.store.waiting(limit=min(self._window, MAX_PAGE)) if self._window else None
+        waiting = list(page.runs) if page is not None else []
+        if self._window > MAX_PAGE:
+            waiting += self.store.runs(status="interrupted")[MAX_PAGE : self._window]
+        latest = self.store.runs(limit=1)
         entries: list[dict[str, Any]] = []
         owners_of: dict[str, list[str]] = {}
         ids: dict[str, str] = {}
         damaged: list[DamagedRunError] = []
-        for summary in waiting[: self._window]:
+        for summary in waiting:
             entry = self._entry(summary, damaged)
             entries.append(entry)
             ids[entry["runId"]] = summary.run_id
             for card in entry["cards"]:
                 card["runId"] = entry["runId"]
                 owners_of.setdefault(card["id"], []).append(summary.run_id)
-        # The runs past the window are not loaded: only what their header rows say.
-        damaged.extend(
-            DamagedRunError(s.run_id, s.damage)
-            for s in waiting[self._window :]
-            if s.damage is not None
-        )
         self._owners_of = owners_of
         self._ids = ids
         self._damaged = tuple(damaged)
         live = set(ids.values()) | set(self._opened.values())
         self._runs = {k: v for k, v in self._runs.items() if k in live or v[1].busy}
-        self._versions = {s.run_id: s.version for s in waiting}
-        if waiting:
-            self._seen = max(s.updated_at for s in waiting)
+        # The listed runs, and the latest written: a write to any run since shows as a run
+        # updated since then whose version is not this one (`changed`).
+        self._versions = {s.run_id: s.version for s in [*waiting[: self._window], *latest]}
+        self._seen = latest[0].updated_at if latest else None
         self._listed = listed
-        self.refreshed_at = datetime.now().astimezone().isoformat(timespec="seconds")
+        total = page.total if page is not None else self.store.waiting(limit=0).total
         with self.hold_sync():
-            self.total = len(waiting)
+            self.refreshed_at = datetime.now().astimezone().isoformat(timespec="seconds")
+            self.revision += 1
+            self.total = total
             self.entries = entries
 
     def _entry(self, summary: RunSummary, damaged: list[DamagedRunError]) -> dict[str, Any]:
@@ -259,10 +264,9 @@ class Inbox(anywidget.AnyWidget):
         """Whether the store moved since the last refresh, from the header rows of the
         runs updated since then (no transcript is read)."""
         if self._seen is None:
-            return bool(self.store.runs(status="interrupted", limit=1))
+            return bool(self.store.runs(limit=1))
         return any(
             summary.version != self._versions.get(summary.run_id)
-            and (summary.status == "interrupted" or summary.run_id in self._versions)
             for summary in self.store.runs(since=self._seen)
         )
 
