@@ -13,7 +13,7 @@ import pytest
 from tests.helpers import until
 from tests.workers.batch_agents import APPROVAL, STEPS, batch
 
-from pausepoint.store import PostgresStore
+from pausepoint.store import PostgresStore, SQLiteStore
 from pausepoint.worker import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,3 +90,20 @@ def test_the_worker_command_says_what_to_fix(
     assert main(list(args)) == 2
 
     assert said in capsys.readouterr().err
+
+
+def test_the_worker_command_until_idle_returns_once_nothing_is_left_to_claim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "runs.db"
+    with SQLiteStore(path) as store:
+        for n in range(3):
+            batch().new_run(f"task {n}", store=store)
+
+    code = main([AGENT, "--store", f"sqlite:{path}", "--until-idle", "--concurrency", "2"])
+
+    assert code == 0
+    assert "3 runs claimed, 0 completed, 3 waiting for a person" in capsys.readouterr().err
+    with SQLiteStore(path) as store:
+        assert [s.status for s in store.runs()] == ["interrupted"] * 3
+        assert all(s.lease_owner is None for s in store.runs())
