@@ -158,22 +158,24 @@ class TranscriptIndex:
         )  # fmt: skip
         for values in lists:
             del values[len(items) :]
-        known = len(self._seen)
+        seen, status, attempts, pauses_, waits_, ended, numbers, tools, shown, bits, words = lists
+        known = len(seen)
         calls = 0
         facts: tuple[Any, ...]
-        for position, item in enumerate(items):
+        # The steps known before: read again only those whose record changed.
+        for position in range(known):
+            item = items[position]
             if isinstance(item, ToolCall):
                 calls += 1
                 pauses = item.interrupts
                 waits = bool(pauses) and pauses[-1].resolution is None
                 if (
-                    position < known
-                    and self._seen[position] is item
-                    and self._status[position] == item.status
-                    and self._attempts[position] == item.attempts
-                    and self._pauses[position] == len(pauses)
-                    and self._waits[position] == waits
-                    and self._ended[position] == item.ended_at
+                    seen[position] is item
+                    and status[position] == item.status
+                    and attempts[position] == item.attempts
+                    and pauses_[position] == len(pauses)
+                    and waits_[position] == waits
+                    and ended[position] == item.ended_at
                 ):
                     continue
                 facts = (
@@ -184,20 +186,42 @@ class TranscriptIndex:
                 length = len(item.text)
                 aside = isinstance(item, AssistantMessage) and item.set_aside is not None
                 if (
-                    position < known
-                    and self._seen[position] is item
-                    and self._attempts[position] == length
-                    and self._waits[position] == aside
+                    seen[position] is item
+                    and attempts[position] == length
+                    and waits_[position] == aside
                 ):
                     continue
-                shown = not isinstance(item, AssistantMessage) or _shown(item)
-                facts = (item, None, length, 0, aside, None, 0, None, shown, 0, None)
-            if position < known:
-                for values, value in zip(lists, facts, strict=True):
-                    values[position] = value
+                visible = not isinstance(item, AssistantMessage) or _shown(item)
+                facts = (item, None, length, 0, aside, None, 0, None, visible, 0, None)
+            for values, value in zip(lists, facts, strict=True):
+                values[position] = value
+        # The new steps, appended list by list (a first find reads every step).
+        for position in range(known, len(items)):
+            item = items[position]
+            seen.append(item)
+            words.append(None)
+            if isinstance(item, ToolCall):
+                calls += 1
+                pauses = item.interrupts
+                status.append(item.status)
+                attempts.append(item.attempts)
+                pauses_.append(len(pauses))
+                waits_.append(bool(pauses) and pauses[-1].resolution is None)
+                ended.append(item.ended_at)
+                numbers.append(calls)
+                tools.append(item.name)
+                shown.append(True)
+                bits.append(_statuses(item))
             else:
-                for values, value in zip(lists, facts, strict=True):
-                    values.append(value)
+                status.append(None)
+                attempts.append(len(item.text))
+                pauses_.append(0)
+                waits_.append(isinstance(item, AssistantMessage) and item.set_aside is not None)
+                ended.append(None)
+                numbers.append(0)
+                tools.append(None)
+                shown.append(not isinstance(item, AssistantMessage) or _shown(item))
+                bits.append(0)
         return calls
 
     def find(self, where: Filter) -> Found:
