@@ -102,6 +102,7 @@ def test_a_claimed_run_is_written_under_its_lease(store: RunStore) -> None:
         ("a", 30, 0, None, "limit"),
         ("a", 30, True, None, "limit"),
         ("a", 30, 1, [3], "agent names"),
+        ("a", 30, 1, "ops", "list of agent names"),
     ],
 )
 def test_a_bad_claim_is_refused_and_claims_nothing(

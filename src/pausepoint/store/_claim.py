@@ -40,9 +40,10 @@ CLAIMABLE = ("idle", "running")
 # Claimable runs, oldest first, without reading the rows of finished ones. Neither column
 # changes as a run steps (and status only between stretches), so PostgreSQL still updates
 # header rows in place (HOT) on every step.
+_CLAIMABLE_SQL = f"status IN ({', '.join(repr(status) for status in CLAIMABLE)})"
 _INDEX = (
     "CREATE INDEX IF NOT EXISTS pausepoint_runs_claimable ON pausepoint_runs "
-    "(created_at, run_id) WHERE status IN ('idle', 'running')"
+    f"(created_at, run_id) WHERE {_CLAIMABLE_SQL}"
 )
 _indexed: weakref.WeakSet[SQLStore] = weakref.WeakSet()
 
@@ -64,6 +65,8 @@ def claim(
         raise StoreUsageError(
             f"limit is how many runs to claim at most: a positive int, not {limit!r}."
         )
+    if isinstance(agents, str):
+        raise StoreUsageError(f"agents is a list of agent names: pass [{agents!r}].")
     names = None if agents is None else list(dict.fromkeys(agents))
     if names is not None and not all(n is None or isinstance(n, str) for n in names):
         raise StoreUsageError(f"agents are agent names (str or None), not {names!r}.")
@@ -71,7 +74,7 @@ def claim(
         return []
     now = store._now()
     expires = now + seconds(ttl)
-    where = "status IN ('idle', 'running') AND (lease_owner IS NULL OR lease_expires_at <= ?)"
+    where = f"{_CLAIMABLE_SQL} AND (lease_owner IS NULL OR lease_expires_at <= ?)"
     params: list[Any] = [owner, store._to_db_time(expires), store._to_db_time(now)]
     if names is not None:
         named = [n for n in names if n is not None]
