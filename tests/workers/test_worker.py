@@ -29,7 +29,7 @@ from pausepoint import (
     action,
     call,
 )
-from pausepoint.store import RunStore, SQLiteStore
+from pausepoint.store import RunStore, SQLiteStore, StoreUsageError
 
 
 @pytest.fixture
@@ -296,3 +296,13 @@ def test_a_worker_set_up_wrongly_is_refused_with_what_to_fix(
 ) -> None:
     with pytest.raises(UsageError, match=problem):
         Worker(store, Steps().agent if agents is None else agents, **options)
+
+
+async def test_a_worker_on_a_closed_store_says_so_each_time(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "runs.db")
+    worker = Worker(store, Steps().agent)
+    store.close()
+
+    for _ in range(2):  # not left "already working" by the first refusal
+        with pytest.raises(StoreUsageError, match="closed"):
+            await worker.work(until_idle=True)

@@ -128,11 +128,11 @@ class Worker:
             self._stopping = False
         self.tally = WorkerTally()
         active: set[asyncio.Task[None]] = set()
-        changes = self.store.changes()
-        seen = changes.version()
         loop = asyncio.get_running_loop()
         last_claim = -_CLAIM_GAP
         try:
+            changes = self.store.changes()
+            seen = changes.version()
             while True:
                 claimed: list[Lease] = []
                 room = self.concurrency - len(active)
