@@ -33,6 +33,8 @@ from pausepoint import (
 )
 
 AGENT = "batch"
+AT_ONCE = 8
+"""Runs answered at once, as `Inbox.approve` answers them."""
 ACTED: dict[str, float] = {}
 """When each approved action ran in this process, by run id."""
 
@@ -95,13 +97,18 @@ async def create_runs(agent: Agent, store: RunStore, batch: Batch) -> None:
 
 
 async def approve_all(agent: Agent, store: RunStore, batch: Batch) -> dict[str, float]:
-    """Every run's approval committed, not continued (a worker continues it); returns when
-    each was committed."""
+    """Every run's approval committed, not continued (a worker continues it), `AT_ONCE`
+    runs at a time as the inbox's bulk answers go; returns when each was committed."""
     approved: dict[str, float] = {}
-    for run_id in batch.run_ids():
-        run = agent.load(run_id, store)
-        await run.resume(True, continue_run=False)
-        approved[run_id] = time.time()
+    gate = asyncio.Semaphore(AT_ONCE)
+
+    async def approve(run_id: str) -> None:
+        async with gate:
+            run = agent.load(run_id, store)
+            await run.resume(True, continue_run=False)
+            approved[run_id] = time.time()
+
+    await asyncio.gather(*(approve(run_id) for run_id in batch.run_ids()))
     return approved
 
 

@@ -22,9 +22,10 @@ process of the round; skipped with a note without strace) per step, all included
 split the same way.
 
 pausepoint: `pausepoint.Worker`s claim runs by lease (`_batch_pausepoint.py`); the
-parent answers each run with `resume(True, continue_run=False)`, which commits the
-answer and leaves the run to a worker (the inbox's bulk `approve` continues the runs in
-its own process, so it is not what a batch on workers uses).
+parent answers each run with `resume(True, continue_run=False)`, 8 at a time as the
+inbox's bulk answers go, which commits the answer and leaves the run to a worker (the
+inbox's bulk `approve` continues the runs in its own process, so a batch on workers
+does not use it).
 LangGraph (the `bench` extra: langgraph-checkpoint-postgres): a model node and a tools
 node with `interrupt()`, on `PostgresSaver`, each step persisted before the next
 (`durability="sync"`); it has no leases, so worker i of W takes threads i, i + W, ...;
@@ -382,10 +383,10 @@ commits: the transaction ids the server gave out in the round (PostgreSQL), or t
   running, in ms; runs/s and steps/s over phases 1 and 2; wall: from the first run
   created to the last completed.
 approvals: pausepoint, each run loaded and answered with resume(True, continue_run=False)
-  by the parent, one after the other, for the workers to continue (the inbox's bulk
-  approve continues runs in its own process); LangGraph, one INSERT of every approval
-  with a NOTIFY, which each worker reads for its own threads and resumes with
-  Command(resume=True). LangGraph's worker i of W takes threads i, i + W, ..."""
+  by the parent, 8 at a time as the inbox's bulk answers go, for the workers to continue
+  (the inbox's bulk approve continues runs in its own process); LangGraph, one INSERT
+  of every approval with a NOTIFY, which each worker reads for its own threads and
+  resumes with Command(resume=True). LangGraph's worker i of W takes threads i, i + W, ..."""
 
 
 if __name__ == "__main__":
