@@ -183,6 +183,17 @@ describe("the inbox's triage list", () => {
     done();
   });
 
+  it("keeps a row opened right away open once the typing pause has passed", async () => {
+    vi.useFakeTimers();
+    const { model, view, done } = await listed(5);
+    click(within(view.qa("pp-triage-row")[1]!).get("pp-triage-open"));
+    const sent = model.sent.length;
+    await vi.advanceTimersByTimeAsync(400);
+    expect(view.get("pp-inbox-entry").dataset.runId ?? null).toBeNull(); // still loading, still open
+    expect(model.sent.slice(sent).filter((r) => r.type === "list")).toEqual([]);
+    done();
+  });
+
   it("ignores the selected runs and Undo lists them again", async () => {
     const { model, view, done } = await listed(3);
     click(view.qa("pp-triage-select")[0]!);

@@ -225,7 +225,7 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
 
   // Typing waits for a pause before the kernel is asked.
   useEffect(() => {
-    const timer = setTimeout(() => setFilter((f) => (f.text === typed ? f : { ...f, text: typed })), TYPING_MS);
+    const timer = setTimeout(() => setFilter((f) => ((f.text ?? "") === typed ? f : { ...f, text: typed })), TYPING_MS);
     return () => clearTimeout(timer);
   }, [typed]);
 
