@@ -217,3 +217,19 @@ async def test_a_title_given_to_a_new_run_names_its_row(
     with pytest.raises(UsageError, match="store"):
         ops_agent([]).new_run("x", title="no store")
     await asyncio.sleep(0)
+
+
+async def test_an_inbox_that_leaves_runs_to_workers_records_answers_and_runs_nothing(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    executed: list[str] = []
+    ids = seed(store, 3)
+    box = Inbox(store, agents={"payments": refund_agent(executed)}, poll=None, continue_runs=False)
+
+    outcomes = await box.approve(ids)
+    await box.wait()
+
+    assert [o.outcome for o in outcomes] == ["answered"] * 3
+    assert executed == []  # a worker runs the approved refunds
+    assert {store.summary(i).status for i in ids} == {"idle"}
+    assert box.rows()["total"] == 0

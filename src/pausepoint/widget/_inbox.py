@@ -98,8 +98,14 @@ class Inbox(anywidget.AnyWidget):
     on PostgreSQL and SQLite) and looks at the store every `poll` seconds where a change
     can go unseen; `box.stop_polling()` stops both and leaves the inbox drawn (Refresh
     still works), `box.poll(10)` starts them again. The
-    newest `WINDOW` runs are listed in full (`entries`, of `total` waiting); "Show more",
-    or `box.show(200)`, lists more.
+    newest `WINDOW` runs are kept in full (`entries`, of `total` waiting: what the view
+    shows once its kernel is gone); `box.show(200)` keeps more.
+
+    The view is a triage list served a page at a time (`rows()`), answered in bulk
+    (`approve`, `decline`, `respond`), with Ignore (`ignore`, `unignore`). With
+    `continue_runs=False`, bulk answers are recorded durably and the runs left to
+    workers (`pausepoint.Worker`) instead of continuing in this kernel; a card answered
+    in an opened row still continues here.
     """
 
     # The view's code is not saved with it, as for run views (`_bundle`).
@@ -124,6 +130,7 @@ class Inbox(anywidget.AnyWidget):
         agents: Mapping[str, Agent] | None = None,
         *,
         poll: float | None = DEFAULT_POLL,
+        continue_runs: bool = True,
     ) -> None:
         if not isinstance(store, RunStore):
             raise UsageError(f"inbox() needs a run store (e.g. SQLiteStore), not {store!r}.")
@@ -132,6 +139,7 @@ class Inbox(anywidget.AnyWidget):
         super().__init__(_front_end=shared_front_end(_STATIC))
         self.store = store
         self.agents: dict[str, Agent] = dict(agents or {})
+        self.continue_runs = bool(continue_runs)
         # Runs loaded here, by id, with the version they were loaded at.
         self._runs: dict[str, tuple[int, AgentRun]] = {}
         # interrupt id -> the runs waiting on it (a fork waits on its parent's interrupt id)
@@ -590,7 +598,13 @@ class Inbox(anywidget.AnyWidget):
         if isinstance(run_ids, str) or not all(isinstance(r, str) for r in run_ids):
             raise UsageError("Name the runs to answer as a list of run ids.")
         outcomes = await answer_all(
-            run_ids, answer, text, self._bulk_run, started=self._continue, each=each or _nothing
+            run_ids,
+            answer,
+            text,
+            self._bulk_run,
+            started=self._continue,
+            each=each or _nothing,
+            continue_runs=self.continue_runs,
         )
         self.refresh()
         return outcomes
@@ -641,9 +655,10 @@ def inbox(
     agents: Mapping[str, Agent] | None = None,
     *,
     poll: float | None = DEFAULT_POLL,
+    continue_runs: bool = True,
 ) -> Inbox:
     """The inbox of `store`: every run waiting on a person, answerable here (see `Inbox`)."""
-    return Inbox(store, agents, poll=poll)
+    return Inbox(store, agents, poll=poll, continue_runs=continue_runs)
 
 
 def _cards_of(run: AgentRun, agent: Agent) -> list[dict[str, Any]]:

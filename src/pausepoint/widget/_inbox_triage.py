@@ -164,10 +164,12 @@ async def answer_all(
     *,
     started: Callable[[asyncio.Task[Any]], None],
     each: Callable[[BulkOutcome], None] = lambda _: None,
+    continue_runs: bool = True,
 ) -> list[BulkOutcome]:
     """Give `answer` to each run (loaded by `load`, which may say why it cannot be), a few
     at a time, and return each run's outcome once its answer is recorded or refused. The
-    runs go on in tasks handed to `started`."""
+    runs go on in tasks handed to `started` (with `continue_runs=False` the answers are
+    only recorded, and workers continue the runs)."""
     if answer not in ANSWERS:
         raise UsageError(f"A bulk answer is one of {', '.join(ANSWERS)}, not {answer!r}.")
     if answer == "respond" and not (isinstance(text, str) and text.strip()):
@@ -176,7 +178,7 @@ async def answer_all(
 
     async def one(run_id: str) -> BulkOutcome:
         async with gate:
-            outcome = await _answer_one(run_id, answer, text, load, started)
+            outcome = await _answer_one(run_id, answer, text, load, started, continue_runs)
         each(outcome)
         return outcome
 
@@ -189,6 +191,7 @@ async def _answer_one(
     text: str | None,
     load: Loader,
     started: Callable[[asyncio.Task[Any]], None],
+    continue_runs: bool,
 ) -> BulkOutcome:
     try:
         loaded = load(run_id)
@@ -208,7 +211,8 @@ async def _answer_one(
         if not recorded.done():
             recorded.set_result(None)
 
-    task = asyncio.ensure_future(_start(run, pause.id, pause.kind, answer, text, on_recorded))
+    start = _start(run, pause.id, pause.kind, answer, text, on_recorded, continue_runs)
+    task = asyncio.ensure_future(start)
     started(task)
     await asyncio.wait({task, recorded}, return_when=asyncio.FIRST_COMPLETED)
     if recorded.done():
@@ -226,16 +230,22 @@ def _start(
     answer: BulkAnswer,
     text: str | None,
     recorded: Callable[[], None],
+    go_on: bool,
 ) -> Coroutine[Any, Any, Any]:
+    how: dict[str, Any] = {
+        "interrupt": interrupt,
+        "on_recorded": recorded,
+        "by": "inbox",
+        "continue_run": go_on,
+    }
     if answer == "approve":
-        return run.resume(True, interrupt=interrupt, on_recorded=recorded, by="inbox")
+        return run.resume(True, **how)
     if answer == "decline":
-        reason = Rejection(message=text) if text and text.strip() else None
-        return run.reject(reason, interrupt=interrupt, on_recorded=recorded, by="inbox")
+        return run.reject(Rejection(message=text) if text and text.strip() else None, **how)
     assert text is not None
     if kind == "tool-approval":
-        return run.respond(text, interrupt=interrupt, on_recorded=recorded, by="inbox")
-    return run.resume(text, interrupt=interrupt, on_recorded=recorded, by="inbox")
+        return run.respond(text, **how)
+    return run.resume(text, **how)
 
 
 def filters_of(content: Mapping[str, Any]) -> dict[str, Any]:
