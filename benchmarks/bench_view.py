@@ -13,7 +13,8 @@ for showing the finished run afterwards (the baseline), side by side:
 
 Goals, with the Debug panel open, a filter and a pin: longest task < 100 ms while a run of
 up to 10,000 calls works; drawn within 1 s of the kernel finishing at 2,000 calls and 2 s
-at 10,000; DOM nodes per view < 5,000.
+at 10,000; DOM nodes per view < 5,000. Each size ends with the live run's figures against
+them: met or MISSED.
 
 With `--remote`, the kernel instead serves the same agent over AG-UI (`serve(agent)`, a
 stateless server in a thread of the kernel) and the view is a `RemoteRun` following it;
@@ -240,6 +241,19 @@ def _row(label: str, live: Figures | None, again: Figures | None, attr: str, uni
     return f"  {label:<34}{cell(live):>16}{cell(again):>22}"
 
 
+def _budgets(calls: int, live: Figures | None) -> str:
+    """The live run's figures against the goals above: each met or missed."""
+    if live is None:
+        return "  budgets: not measured"
+    drawn_ms = 1000 if calls <= 2000 else 2000
+    checks = [
+        ("longest task < 100 ms", live.longest_ms < 100),
+        (f"drawn ≤ {drawn_ms // 1000} s after the kernel", live.drawn_after_ms <= drawn_ms),
+        ("DOM < 5,000 nodes", live.nodes < 5000),
+    ]
+    return "  budgets: " + "; ".join(f"{what} {'met' if ok else 'MISSED'}" for what, ok in checks)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, nargs="+", default=[500, 2000, 10_000])
@@ -289,6 +303,7 @@ def main() -> None:
                     print(_row("long tasks total", live, again, "long_total_ms", "ms"))
                     print(_row("long tasks", live, again, "long_count", ""))
                     print(_row("DOM nodes per view", live, again, "nodes", ""))
+                    print(_budgets(calls, live))
                     sys.stdout.flush()
                 browser.close()
         finally:
