@@ -14,9 +14,10 @@ The snapshot is updated (`update_display_data`) when the run stops (paused, inte
 completed, failed, cancelled), from the run's own loop, so a run that pauses or ends after
 its cell did is saved as it is; JupyterLab routes such an update to the output by its
 display id, whichever request it came from. A run that pauses and is answered from code
-many times a second updates it at most once per `SNAPSHOT_INTERVAL` (the last pause of a
-burst at its end): each update is some 40 KB of HTML the page draws again, and a thousand
-of them would keep the live view waiting behind them. An end (completed, failed,
+many times a second updates it at most once per `SNAPSHOT_INTERVAL` (a pause that came
+sooner is shown as the run is at the end of the interval): each update is some 40 KB of
+HTML the page draws again, and a thousand of them would keep the live view waiting behind
+them. An end (completed, failed,
 cancelled) is sent at once. It is also updated at the end of each cell, for nbclient
 (`jupyter execute`, `nbconvert --execute`), which keeps only the messages of the running
 cell. Either way it is sent only when what it shows changed.
