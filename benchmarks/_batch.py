@@ -3,10 +3,10 @@ model turn, one call asking for an approval), the worker processes the parent dr
 their stdin and stdout, and the figures of one round.
 
 A worker process says `{"ready": ...}` once it is set up, then answers the words the
-parent writes on its stdin, one JSON line each: `phase1` (run every run it may take until
-it waits for its approval), `phase2` (start carrying approved runs on; `{"started": ...}`
-once it watches for approvals) and `stop` (its figures: when each approved action ran,
-and what it counted).
+parent writes on its stdin, one JSON line each: `phase1` (take runs until each waits for
+its approval), `phase2` (carry approved runs on; `{"started": ...}` once it watches for
+approvals) and `stop` (its figures: when each approved action ran, what it counted, its
+CPU time).
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ class Round:
     """Seconds from each approval committed to its action running."""
     commits: int | None = None
     fsyncs: int | None = None
+    cpu: float | None = None
+    """CPU seconds the worker processes spent from phase 1 on (the server's not counted)."""
     note: str = ""
 
     @property
@@ -100,6 +102,7 @@ class Round:
             "latencies": self.latencies,
             "commits": self.commits,
             "fsyncs": self.fsyncs,
+            "cpu": self.cpu,
             "note": self.note,
         }
 

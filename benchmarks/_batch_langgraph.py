@@ -118,11 +118,13 @@ class PeerWorker:
         self.graph = build_graph(batch, PostgresSaver(self.conn), self.acted)
         self.completed = 0
         self._carrying: asyncio.Task[None] | None = None
+        self._cpu = 0.0
 
     def _config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
 
     async def phase1(self) -> Reply:
+        self._cpu = time.process_time()
         waiting = 0
         for thread_id in self.threads:
             out = self.graph.invoke(
@@ -167,7 +169,8 @@ class PeerWorker:
         if self._carrying is not None:
             await self._carrying
         self.conn.close()
-        return {"acted": self.acted, "completed": self.completed}
+        cpu = time.process_time() - self._cpu
+        return {"acted": self.acted, "completed": self.completed, "cpu": cpu}
 
 
 def main() -> None:

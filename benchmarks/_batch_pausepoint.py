@@ -1,8 +1,9 @@
 """The batch on pausepoint: runs stored in a `PostgresStore` (or a `SQLiteStore`), carried
 by `pausepoint.Worker`s in worker processes.
 
-The parent creates the runs; each worker process claims whatever run can go on (its
-lease keeps the others off it) and runs it until it waits for its approval or completes.
+The parent creates the runs while the worker processes work; each claims whatever run can
+go on (its lease keeps the others off it) and runs it until it waits for its approval or
+completes.
 Approvals are committed by the parent without continuing the run; a worker continues it.
 Run as a script, this module is one worker process (see `_batch.serve`).
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import time
 from typing import Any
 
@@ -113,30 +113,32 @@ async def approve_all(agent: Agent, store: RunStore, batch: Batch) -> dict[str, 
 
 
 class BatchWorker:
-    """One worker process: a `pausepoint.Worker` on the store, driven by the parent."""
+    """One worker process: a `pausepoint.Worker` on the store, working from phase 1 on
+    (claiming runs as the parent creates them) until the parent says stop."""
 
     def __init__(self, where: str, batch: Batch, poll: float) -> None:
         self.store = open_store(where)
         self.worker = Worker(self.store, {AGENT: build_agent(batch)}, poll=poll)
-        self._carrying: asyncio.Task[Any] | None = None
+        self._working: asyncio.Task[Any] | None = None
+        self._cpu = 0.0
 
     async def phase1(self) -> Reply:
-        tally = await self.worker.work(until_idle=True)
-        return {"tally": repr(tally)}
-
-    async def phase2(self) -> Reply:
-        self._carrying = asyncio.create_task(self.worker.work())
+        self._cpu = time.process_time()
+        self._working = asyncio.create_task(self.worker.work())
         await asyncio.sleep(0)
         return {"started": True}
 
+    async def phase2(self) -> Reply:
+        return {"started": True}  # still working: answered runs are claimable again
+
     async def stop(self) -> Reply:
-        if self._carrying is not None:
-            self._carrying.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._carrying
+        if self._working is not None:
+            self.worker.stop()
+            await self._working
+        cpu = time.process_time() - self._cpu
         commits = commits_of(self.store)
         self.store.close()
-        return {"acted": ACTED, "commits": commits}
+        return {"acted": ACTED, "commits": commits, "cpu": cpu}
 
 
 def main() -> None:

@@ -6,14 +6,15 @@ start it (`TemporaryPostgres`, fsync on unless `--no-fsync`), for W worker proce
 each (`--workers 1 2 4`), each W on a fresh database:
 
 1. the runs are created and the W workers run them until every run waits for its
-   approval (phase 1);
+   approval (phase 1; pausepoint's workers claim runs while the parent creates them);
 2. the parent gives every approval in bulk while the workers watch, and they carry every
    run to completion (phase 2).
 
 Printed per side and W: runs/s and steps/s over phases 1 and 2, commits per step (the
 transaction ids the server gave out during the round, everything included: creating the
-runs, claims and leases, approvals), p50/p99 time from an approval committed to its
-action running (the action notes the time when it runs), and the wall time; then the
+runs, claims and leases, approvals), the worker processes' CPU time per step, p50/p99
+time from an approval committed to its action running (the action notes the time when it
+runs), and the wall time; then the
 ratios pausepoint / LangGraph, and each side's commits split into what a step costs and
 what a run costs besides (the same runs at K and 2K steps, one worker, as bench_store
 counts commits per step). Last, pausepoint on SQLite (synchronous=FULL, one worker
@@ -75,18 +76,18 @@ def _commits(where: str) -> int | None:
     return next_xid(where) if where.startswith("postgresql://") else None
 
 
-async def _completed(store: RunStore, batch: Batch) -> float:
-    """Waits until every run completed; returns the time of the last one's commit."""
+async def _reached(store: RunStore, batch: Batch, status: str) -> float:
+    """Waits until every run has `status`; returns the time of the last one's commit."""
     deadline = time.monotonic() + TIMEOUT
     while True:
-        done = store.runs(status="completed")
-        if len(done) == batch.runs:
-            return max(summary.updated_at for summary in done).timestamp()
-        failed = store.runs(status="failed")
+        there = store.runs(status=status)
+        if len(there) == batch.runs:
+            return max(summary.updated_at for summary in there).timestamp()
+        failed = store.runs(status=["failed", "cancelled"])
         if failed:
             raise RuntimeError(f"{len(failed)} runs failed, e.g. {failed[0].run_id}")
         if time.monotonic() > deadline:
-            raise RuntimeError(f"only {len(done)} of {batch.runs} runs completed in time")
+            raise RuntimeError(f"only {len(there)} of {batch.runs} runs are {status} in time")
         await asyncio.sleep(0.02)
 
 
@@ -101,17 +102,14 @@ def pausepoint_round(where: str, batch: Batch, workers: int, poll: float) -> Rou
         with _workers([argv] * workers) as procs:
             before = _commits(where)
             started = time.time()
+            replies(procs, "phase1")  # the workers work from here on
             asyncio.run(create_runs(agent, store, batch))
-            replies(procs, "phase1")
-            paused = time.time()
-            waiting = len(store.runs(status="interrupted"))
-            if waiting != batch.runs:
-                raise RuntimeError(f"{waiting} of {batch.runs} runs wait after phase 1")
+            paused = asyncio.run(_reached(store, batch, "interrupted"))
             replies(procs, "phase2")
             approving = time.time()
             approved = asyncio.run(approve_all(agent, store, batch))
             approved_all = time.time()
-            finished = asyncio.run(_completed(store, batch))
+            finished = asyncio.run(_reached(store, batch, "completed"))
             results = replies(procs, "stop")
             after = _commits(where)
         acted = {run: at for result in results for run, at in result["acted"].items()}
@@ -132,6 +130,7 @@ def pausepoint_round(where: str, batch: Batch, workers: int, poll: float) -> Rou
             completed=len(store.runs(status="completed")),
             latencies=latencies(approved, acted),
             commits=commits,
+            cpu=sum(result["cpu"] for result in results),
         )
     finally:
         store.close()
@@ -169,6 +168,7 @@ def langgraph_round(dsn: str, batch: Batch, workers: int, durability: str) -> Ro
         completed=sum(result["completed"] for result in results),
         latencies=latencies(dict.fromkeys(batch.run_ids(), committed), acted),
         commits=after - before,
+        cpu=sum(result["cpu"] for result in results),
         note=f'durability="{durability}"',
     )
 
@@ -196,9 +196,10 @@ def sqlite_round(batch: Batch, poll: float, folder: Path) -> Round:
 
 def _row(figures: Round) -> str:
     commits = figures.per_step(figures.commits)
+    cpu = None if figures.cpu is None else figures.cpu / figures.steps * 1000
     return (
         f"{figures.side:<11} {figures.workers:>2} {figures.runs_per_s:>8.1f} "
-        f"{figures.steps_per_s:>8.1f} {_num(commits):>8} "
+        f"{figures.steps_per_s:>8.1f} {_num(commits):>8} {_num(cpu, 1):>7} "
         f"{figures.latency(0.5) * 1000:>9.0f} {figures.latency(0.99) * 1000:>9.0f} "
         f"{figures.phase1:>8.2f} {figures.approving:>8.2f} {figures.phase2:>8.2f} "
         f"{figures.wall:>7.2f}  {figures.completed}/{figures.batch.runs} completed"
@@ -217,7 +218,7 @@ def _ratio(ours: float | None, theirs: float | None) -> str:
 
 
 HEADER = (
-    f"{'side':<11} {'W':>2} {'runs/s':>8} {'steps/s':>8} {'commits':>8} "
+    f"{'side':<11} {'W':>2} {'runs/s':>8} {'steps/s':>8} {'commits':>8} {'cpu ms':>7} "
     f"{'p50 ms':>9} {'p99 ms':>9} {'phase1 s':>8} {'approve':>8} {'phase2 s':>8} {'wall s':>7}"
 )
 
@@ -390,8 +391,9 @@ NOTES = """\
 commits: the transaction ids the server gave out in the round (PostgreSQL), or the stores'
   commits (SQLite), over the round's steps, everything included (creating the runs,
   claims and leases, approvals); p50/p99: from an approval committed to its action
-  running, in ms; runs/s and steps/s over phases 1 and 2; wall: from the first run
-  created to the last completed.
+  running, in ms; cpu ms: the worker processes' CPU time per step (not the server's);
+  runs/s and steps/s over phases 1 and 2; wall: from the first run created to the last
+  completed.
 approvals: pausepoint, each run loaded and answered with resume(True, continue_run=False)
   by the parent, 8 at a time as the inbox's bulk answers go, for the workers to continue
   (the inbox's bulk approve continues runs in its own process); LangGraph, one INSERT

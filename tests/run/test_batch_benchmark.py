@@ -26,14 +26,15 @@ def test_the_batch_benchmark_completes_every_run_at_two_commits_per_step(
     )
     assert done.returncode == 0, done.stderr
     row = re.search(
-        r"^pausepoint\s+2\s+(?P<runs>\S+)\s+(?P<steps>\S+)\s+(?P<commits>\S+)\s+(?P<p50>\S+)"
-        r"\s+(?P<p99>\S+)\s.*\s(?P<completed>\d+)/4 completed",
+        r"^pausepoint\s+2\s+(?P<runs>\S+)\s+(?P<steps>\S+)\s+(?P<commits>\S+)\s+(?P<cpu>\S+)"
+        r"\s+(?P<p50>\S+)\s+(?P<p99>\S+)\s.*\s(?P<completed>\d+)/4 completed",
         done.stdout,
         re.M,
     )
     assert row is not None, done.stdout
     assert row["completed"] == "4"
     assert float(row["runs"]) > 0
+    assert float(row["cpu"]) > 0
     # Every approved action ran after its approval was committed, and was timed.
     assert 0 <= float(row["p50"]) <= float(row["p99"])
     # All included (creating, claiming, pausing, approving) a 3-step run costs more than
