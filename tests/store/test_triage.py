@@ -108,6 +108,7 @@ def test_pages_have_the_total_of_all_matching_runs(store: RunStore, clock: Clock
     page = store.waiting(offset=2, limit=2)
     assert [r.run_id for r in page.runs] == ["r2", "r1"]
     assert (page.total, page.offset) == (5, 2)
+    assert (page.agents, page.kinds) == ((), ())  # what to filter by comes with page one
     assert store.waiting(offset=10).runs == ()
 
 

@@ -78,7 +78,12 @@ function useListing(kernel: Kernel | null, filter: TriageFilter, sort: string, v
         const rows = new Map(base.rows);
         for (const [i, row] of page.rows.entries()) rows.set(page.offset + i, row);
         const pages = new Set(base.pages).add(page.offset);
-        return { key: wanted, value: { rows, pages, total: page.total, agents: page.agents, kinds: page.kinds, keys: page.keys } };
+        // Only the first page says what to filter by; later pages keep what it said.
+        const first = page.offset === 0;
+        const agents = first ? page.agents : base.agents;
+        const kinds = first ? page.kinds : base.kinds;
+        const keys = first ? page.keys : base.keys;
+        return { key: wanted, value: { rows, pages, total: page.total, agents, kinds, keys } };
       });
     });
   };

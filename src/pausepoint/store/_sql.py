@@ -438,12 +438,17 @@ class SQLStore(RunStore):
             total = self._run(
                 cur, f"SELECT COUNT(*) FROM pausepoint_runs WHERE {query.where}", query.params
             ).fetchone()[0]
-            facets = self._run(
-                cur,
-                "SELECT agent, pause_kind, COUNT(*) FROM pausepoint_runs "
-                f"WHERE {query.facet_where} GROUP BY agent, pause_kind",
-                query.facet_params,
-            ).fetchall()
+            # What to filter by comes with the first page, not with each page scrolled to.
+            facets = (
+                self._run(
+                    cur,
+                    "SELECT agent, pause_kind, COUNT(*) FROM pausepoint_runs "
+                    f"WHERE {query.facet_where} GROUP BY agent, pause_kind",
+                    query.facet_params,
+                ).fetchall()
+                if query.offset == 0
+                else []
+            )
         agents: dict[str, int] = {}
         kinds: dict[str, int] = {}
         for name, pause, count in facets:

@@ -92,8 +92,8 @@ def pause_columns(pending: Sequence[PendingSummary]) -> tuple[str | None, str | 
 @dataclass(frozen=True, slots=True)
 class TriagePage:
     """One page of a triage listing: `runs` from `offset` on, `total` matching in all,
-    and, over the runs of the asked statuses (before the agent, kind and text filters),
-    how many each agent and each kind of pause has."""
+    and, with the first page (offset 0), over the runs of the asked statuses (before the
+    agent, kind and text filters), how many each agent and each kind of pause has."""
 
     runs: tuple[RunSummary, ...]
     total: int
@@ -160,16 +160,13 @@ def triage_query(
         where.append("pause_kind = ?")
         params.append(kind)
     if text and text.strip():
-        pattern = "%" + _escape(text.strip().lower()) + "%"
-        where.append(
-            "("
-            + " OR ".join(
-                f"LOWER(COALESCE({column}, '')) LIKE ? ESCAPE '\\'"
-                for column in ("title", "agent", "pending", "pause_args", "run_id")
-            )
-            + ")"
+        # One lowered text per row, searched once: its columns joined by a space.
+        words = " || ' ' || ".join(
+            f"COALESCE({column}, '')"
+            for column in ("title", "agent", "pending", "pause_args", "run_id")
         )
-        params += [pattern] * 5
+        where.append(f"LOWER({words}) LIKE ? ESCAPE '\\'")
+        params.append("%" + _escape(text.strip().lower()) + "%")
     return TriageQuery(
         " AND ".join(where), tuple(params), facet_where, facet_params, order, offset, limit
     )
@@ -190,8 +187,8 @@ def _order(sort: str, argument: Callable[[str], str]) -> str:
         )
     value = argument(key)
     direction = "DESC" if sort.startswith("-") else "ASC"
-    # Runs without the argument come last either way.
-    return f"({value}) IS NULL, {value} {direction}, updated_at DESC, run_id"
+    # Runs without the argument come last either way; the value is read once per row.
+    return f"{value} {direction} NULLS LAST, updated_at DESC, run_id"
 
 
 def _escape(text: str) -> str:
