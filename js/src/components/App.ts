@@ -4,7 +4,7 @@ import { useKernelGone } from "../kernel/liveness";
 import { STREAMING_KEY } from "../kernel/state";
 import { cardKey } from "../lib/card-key";
 import { GoneContext } from "../lib/gone";
-import { useFrameModelValue, useModelValue } from "../lib/hooks";
+import { useFrameModelValue, useModelValue, usePaced } from "../lib/hooks";
 import { remoteOf } from "../lib/remote";
 import type { Item, Model } from "../types";
 import { Boundary } from "./Boundary";
@@ -15,6 +15,9 @@ import { Header } from "./Header";
 import { KernelGone } from "./KernelGone";
 import { ModelPause } from "./ModelPause";
 import { cardsByCall, Transcript } from "./Transcript";
+
+/** How often the Debug panel follows a live run's transcript at most (ms). */
+export const PANEL_EVERY_MS = 250;
 
 /** The ids of every tool call the transcript shows a row for. */
 function callIds(items: readonly Item[]): Set<string> {
@@ -39,6 +42,9 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   const pending = useFrameModelValue(model, "pending") ?? [];
   const streaming = useFrameModelValue(model, STREAMING_KEY) ?? "";
 
+  // The Debug panel (a waterfall and lists over every step) follows a live run a few
+  // times a second, not at every frame.
+  const panelItems = usePaced(items, PANEL_EVERY_MS);
   const ids = useMemo(() => callIds(items), [items]);
   // A card is drawn at its tool call; the others (another producer's, or one whose call
   // has not arrived yet) below the transcript.
@@ -61,7 +67,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
     ${status === "paused" ? html`<${ModelPause} readOnly=${gone} />` : null}
     ${
       remoteOf(meta) === null
-        ? html`<${Boundary} value=${items} label="debug panel"><${DebugPanel} model=${model} items=${items} readOnly=${gone} /></${Boundary}>`
+        ? html`<${Boundary} value=${panelItems} label="debug panel"><${DebugPanel} model=${model} items=${panelItems} readOnly=${gone} /></${Boundary}>`
         : null
     }
     ${

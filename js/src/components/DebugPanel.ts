@@ -6,6 +6,7 @@ import { type Kernel, useKernel } from "../kernel/requests";
 import { type Decision, decisionsOf, decisionWords } from "../lib/answers";
 import { useModelValue } from "../lib/hooks";
 import { kindTitle } from "../lib/labels";
+import { memo } from "../lib/memo";
 import { stepsOf } from "../lib/past";
 import { revealText } from "../lib/unicode";
 import type { AssistantItem, ForkInfo, InterruptEntry, Item, Json, Model, ResponseError, ToolItem } from "../types";
@@ -101,7 +102,7 @@ function forkLabel(f: ForkInfo, i: number, items: readonly Item[]) {
  * here" at every answer given, "Go back here" at every step and turn, and this run's
  * forks, named by what made them, each comparable side by side and shown in place as its
  * own live view. */
-export function DebugPanel({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
+export const DebugPanel = memo(function DebugPanelImpl({ model, items, readOnly = false }: { model: Model; items: Item[]; readOnly?: boolean }) {
   const kernel = useKernel();
   const forks = useModelValue(model, "forks") ?? [];
   const forkRef = useModelValue(model, "fork_view") ?? null;
@@ -227,4 +228,4 @@ export function DebugPanel({ model, items, readOnly = false }: { model: Model; i
     }
     ${error ? html`<div class="pp-card-error" role="alert" data-testid="pp-card-error"><strong><${Revealed} text=${error.name} />:</strong> <${Revealed} text=${error.message} /></div>` : null}
   </details>${openFork}`;
-}
+});

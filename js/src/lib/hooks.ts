@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { Model, Traits } from "../types";
 
 /** A model attribute, re-read on each of its `change:` events; unsubscribed on unmount. */
@@ -98,4 +98,23 @@ export function useFrameModelValue<K extends keyof Traits>(model: Model, key: K)
     };
   }, [model, key]);
   return value.v;
+}
+
+/**
+ * `value`, passed on at most once every `everyMs`: a change after a quiet spell at once,
+ * one that comes sooner when its time comes (the latest value then). For parts of a view
+ * that need not follow a live run at every frame.
+ */
+export function usePaced<T>(value: T, everyMs: number): T {
+  const paced = useRef({ shown: value, at: Number.NEGATIVE_INFINITY });
+  const [woken, wake] = useState(0);
+  const now = Date.now();
+  if (value !== paced.current.shown && now - paced.current.at >= everyMs) paced.current = { shown: value, at: now };
+  const waiting = value !== paced.current.shown;
+  useEffect(() => {
+    if (!waiting) return undefined;
+    const timer = setTimeout(() => wake((n) => n + 1), Math.max(0, paced.current.at + everyMs - Date.now()));
+    return () => clearTimeout(timer);
+  }, [value, waiting, everyMs, woken]);
+  return paced.current.shown;
 }
