@@ -31,13 +31,19 @@ describe("usePaced", () => {
     show(3); // within 250 ms of the last: held back
     show(4);
     expect(shown()).toBe(2);
-    act(() => vi.advanceTimersByTime(249));
+    act(() => {
+      vi.advanceTimersByTime(249);
+    });
     expect(shown()).toBe(2);
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(shown()).toBe(4); // the latest, not the one held first
     expect(seen).not.toContain(3);
 
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
     show(5); // after a quiet spell: at once
     expect(shown()).toBe(5);
     expect(vi.getTimerCount()).toBe(0);

@@ -110,6 +110,19 @@ export type Row =
   | { key: string; kind: "message"; item: Item & { type: "user" | "assistant" } }
   | { key: string; kind: "tool"; call: ToolItem; aside?: boolean };
 
+// Each tool call's row, one object per record, so that a long run's rows are not made
+// again at every frame.
+const toolRows = new WeakMap<ToolItem, Row>();
+
+function toolRow(call: ToolItem): Row {
+  let row = toolRows.get(call);
+  if (!row) {
+    row = { key: `t-${call.id}`, kind: "tool", call };
+    toolRows.set(call, row);
+  }
+  return row;
+}
+
 /**
  * The transcript as rows: messages, and tool calls where their records are (a call the
  * assistant asked for shows up where its record will: after the turn's records). An
@@ -123,12 +136,12 @@ export function rowsOf(items: readonly Item[]): Row[] {
   let waiting: ToolCallRequest[] = [];
   let aside = false;
   const flush = () => {
-    for (const call of waiting) rows.push({ key: `t-${call.id}`, kind: "tool", call: standIn(call) });
+    for (const call of waiting) rows.push(toolRow(standIn(call)));
     waiting = [];
   };
   items.forEach((item, index) => {
     if (item.type === "tool") {
-      rows.push(aside ? { key: `t-${item.id}`, kind: "tool", call: item, aside } : { key: `t-${item.id}`, kind: "tool", call: item });
+      rows.push(aside ? { key: `t-${item.id}`, kind: "tool", call: item, aside } : toolRow(item));
     } else if (item.type === "user" || item.type === "assistant") {
       flush();
       aside = item.type === "assistant" && !!item.set_aside;
