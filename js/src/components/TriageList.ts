@@ -4,10 +4,12 @@ import { answerRuns, ignoreRun, listRuns, openRun } from "../kernel/protocol";
 import { type Kernel, useKernel } from "../kernel/requests";
 import { cardKey } from "../lib/card-key";
 import { useModelValue, useUniqueId } from "../lib/hooks";
+import { memo } from "../lib/memo";
 import {
   argumentsLine,
   type BulkAction,
   confirmation,
+  countText,
   listHeight,
   type Opened,
   PAGE_ROWS,
@@ -27,12 +29,16 @@ import { Revealed } from "./Revealed";
 import { When } from "./When";
 import "./triage.css";
 
+/** Rows are drawn in this many reused places (keyed by index modulo it): a scroll changes
+ * their texts and positions instead of removing and adding elements, which a page as large
+ * as JupyterLab's would style afresh. More than a window holds. */
+const SLOTS = 128;
 /** How long typing may pause before the text is searched for (ms). */
 export const TYPING_MS = 300;
 /** The list's window height (px): rows beyond it scroll. */
 export const WINDOW_HEIGHT = 432;
 
-const count = (n: number) => n.toLocaleString("en-US");
+const count = countText;
 const STATUSES: [string, string][] = [
   ["waiting", "Waiting"],
   ["failed", "Failed"],
@@ -105,7 +111,8 @@ function useListing(kernel: Kernel | null, filter: TriageFilter, sort: string, v
   return { listed: listed?.value ?? EMPTY, current: listed?.key === key, error };
 }
 
-function Row({
+/** One row; drawn again only when its own props change (typing elsewhere redraws none). */
+const Row = memo(function RowImpl({
   row,
   index,
   top,
@@ -149,7 +156,7 @@ function Row({
       row.damaged ? "damaged" : row.ignoredAt ? "ignored" : revealText(row.status)
     }</span>
   </div>`;
-}
+});
 
 function OpenedPanel({ opened, error, top, onSize }: { opened: OpenedRun | null; error: ResponseError | null; top: number; onSize: (px: number) => void }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -257,7 +264,7 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
   };
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
-  const onSelect = (index: number, row: TriageRow, shift: boolean) => {
+  const selectNow = (index: number, row: TriageRow, shift: boolean) => {
     setSelected((old) => {
       const next = new Map(old);
       if (shift && anchor.current !== null) {
@@ -273,7 +280,7 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
     anchor.current = index;
   };
 
-  const onOpen = (index: number, row: TriageRow) => {
+  const openNow = (index: number, row: TriageRow) => {
     if (openAt?.runId === row.runId) {
       setOpenAt(null);
       setOpened(null);
@@ -290,6 +297,11 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
     });
   };
 
+  // The rows get handlers that stay the same object, calling the latest closures.
+  const latest = useRef({ selectNow, openNow });
+  latest.current = { selectNow, openNow };
+  const onSelect = useMemo(() => (index: number, row: TriageRow, shift: boolean) => latest.current.selectNow(index, row, shift), []);
+  const onOpen = useMemo(() => (index: number, row: TriageRow) => latest.current.openNow(index, row), []);
   const shownRows: [number, TriageRow][] = [];
   for (let i = first; i <= last; i += 1) {
     const row = listed.rows.get(i);
@@ -429,7 +441,7 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
       aria-rowcount=${listed.total} style=${{ height: `${Math.min(WINDOW_HEIGHT, listHeight(listed.total, openedAt) + 2)}px` }} tabindex="-1">
       <div class="pp-triage-rows" style=${{ height: `${listHeight(listed.total, openedAt)}px` }}>
         ${shownRows.map(
-          ([index, row]) => html`<${Row} key=${row.runId} row=${row} index=${index} top=${rowTop(index, openedAt)} selected=${selected.has(row.runId)}
+          ([index, row]) => html`<${Row} key=${index % SLOTS} row=${row} index=${index} top=${rowTop(index, openedAt)} selected=${selected.has(row.runId)}
             open=${openAt?.runId === row.runId} onSelect=${onSelect} onOpen=${onOpen} />`,
         )}
         ${openAt ? html`<${OpenedPanel} key=${openAt.runId} opened=${opened} error=${openError} top=${rowTop(openAt.index, openedAt) + ROW_HEIGHT} onSize=${(px: number) => px !== extra && setExtra(px)} />` : null}

@@ -83,8 +83,17 @@ export function sortChoices(keys: readonly string[]): [string, string][] {
   return choices;
 }
 
+// One formatter for every row: making one per number costs more than drawing the row.
+const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
+const WHOLE = new Intl.NumberFormat("en-US");
+
+/** A count as people read it: 10,000. */
+export function countText(n: number): string {
+  return WHOLE.format(n);
+}
+
 function shown(value: Json): string {
-  if (typeof value === "number") return value.toLocaleString("en-US", { maximumFractionDigits: 6 });
+  if (typeof value === "number") return NUMBER.format(value);
   if (typeof value === "string") return value;
   return JSON.stringify(value);
 }
@@ -106,8 +115,8 @@ export function confirmation(action: BulkAction, titles: readonly string[]): str
   const n = titles.length;
   const named = titles.slice(0, NAMED).map((t) => `“${t}”`);
   const more = n - named.length;
-  const list = more > 0 ? `${named.join(", ")} and ${more.toLocaleString("en-US")} more` : joinAnd(named);
-  return `${VERBS[action]} ${n.toLocaleString("en-US")} run${n === 1 ? "" : "s"}: ${list}?`;
+  const list = more > 0 ? `${named.join(", ")} and ${countText(more)} more` : joinAnd(named);
+  return `${VERBS[action]} ${countText(n)} run${n === 1 ? "" : "s"}: ${list}?`;
 }
 
 function joinAnd(parts: string[]): string {
