@@ -233,3 +233,17 @@ async def test_an_inbox_that_leaves_runs_to_workers_records_answers_and_runs_not
     assert executed == []  # a worker runs the approved refunds
     assert {store.summary(i).status for i in ids} == {"idle"}
     assert box.rows()["total"] == 0
+
+
+async def test_only_the_latest_opened_runs_stay_loaded(
+    store: RunStore, comms: list[RecordingComm]
+) -> None:
+    ids = seed(store, 80)  # the newest 50 are kept in full (`entries`); open older ones
+    box = Inbox(store, agents={"payments": refund_agent([])}, poll=None)
+
+    for run_id in ids[:25]:
+        box.open_run(run_id)
+    box.refresh()
+
+    assert set(box._opened.values()) == set(ids[5:25])
+    assert set(box._runs) == set(ids[5:25]) | set(ids[30:])

@@ -81,6 +81,8 @@ WINDOW = 50
 "Show more"."""
 MAX_WINDOW = 100_000
 MAX_PAGE = 1000
+MAX_OPENED = 20
+"""How many runs opened from the list stay loaded here, answerable (the latest opened)."""
 
 
 class Inbox(anywidget.AnyWidget):
@@ -553,7 +555,10 @@ class Inbox(anywidget.AnyWidget):
             card["runId"] = shown
         cached = self._runs.get(run_id)
         if cached is not None:
+            self._opened.pop(shown, None)
             self._opened[shown] = run_id
+            while len(self._opened) > MAX_OPENED:  # the oldest opened go back to the store
+                del self._opened[next(iter(self._opened))]
             entry["thread"] = thread_json(cached[1].prompt.items)
         else:
             entry["thread"] = {"items": [], "earlier": 0}
