@@ -66,7 +66,9 @@ LAST_CALL = """
 
 def _act_on_a_live_row(nb: Any, testid: str) -> str:
     """Click the control `testid` of the newest tool call row while the run works (rows
-    move on quickly: a row that left before the click is replaced by a newer one)."""
+    move on quickly: a row that left before the click is replaced by a newer one). The
+    live tail moves at every frame, and Playwright's click waits for an element to hold
+    still for two frames: the control is clicked as a person's click lands, on itself."""
     for _ in range(20):
         call_id = nb.page.evaluate(LAST_CALL)
         if call_id is None:
@@ -77,7 +79,7 @@ def _act_on_a_live_row(nb: Any, testid: str) -> str:
         )
         control = row.get_by_test_id(testid) if testid != "summary" else row.locator("summary")
         try:
-            control.first.click(timeout=2_000)
+            control.first.evaluate("(el) => el.click()", timeout=2_000)
             return str(call_id)
         except PlaywrightError:
             continue
