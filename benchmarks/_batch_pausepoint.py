@@ -3,9 +3,8 @@ by `pausepoint.Worker`s in worker processes.
 
 The parent creates the runs while the worker processes work; each claims whatever run can
 go on (its lease keeps the others off it) and runs it until it waits for its approval or
-completes.
-Approvals are committed by the parent without continuing the run; a worker continues it.
-Run as a script, this module is one worker process (see `_batch.serve`).
+completes. The parent commits each approval without continuing the run, and a worker
+continues it. Run as a script, this module is one worker process (see `_batch.serve`).
 """
 
 from __future__ import annotations
