@@ -19,6 +19,8 @@ import { cardsByCall, Transcript } from "./Transcript";
 /** How often the Debug panel follows a live run's transcript at most (ms). */
 export const PANEL_EVERY_MS = 250;
 
+const NO_IDS: ReadonlySet<string> = new Set();
+
 /** The ids of every tool call the transcript shows a row for. */
 function callIds(items: readonly Item[]): Set<string> {
   const ids = new Set<string>();
@@ -45,7 +47,10 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
   // The Debug panel (a waterfall and lists over every step) follows a live run a few
   // times a second, not at every frame.
   const panelItems = usePaced(items, PANEL_EVERY_MS);
-  const ids = useMemo(() => callIds(items), [items]);
+  // Only cards need the calls' ids: without one, a long transcript's ids are not gathered
+  // at every frame.
+  const waiting = pending.length > 0;
+  const ids = useMemo(() => (waiting ? callIds(items) : NO_IDS), [items, waiting]);
   // A card is drawn at its tool call; the others (another producer's, or one whose call
   // has not arrived yet) below the transcript.
   const placed = useMemo(() => cardsByCall(pending), [pending]);
