@@ -292,9 +292,11 @@ def test_each_surface_shows_markers_for_hidden_characters(open_notebook: OpenNot
     _markers(label, "U+202E", "U+200B")
     _no_raw(failing, "failed run")
 
-    # The inbox: a run's title, its id and its agent's name.
+    # The inbox: a run's row (title, id, agent's name) and the run opened from it.
     inbox = nb.output(3).locator(".pp-root")
-    expect(inbox.get_by_test_id("pp-inbox-entry")).to_have_count(1, timeout=60_000)
+    expect(inbox.get_by_test_id("pp-triage-row")).to_have_count(1, timeout=60_000)
+    inbox.get_by_test_id("pp-triage-open").click()
+    expect(inbox.get_by_test_id("pp-inbox-entry").get_by_test_id("pp-card")).to_have_count(2)
     _markers(inbox.get_by_test_id("pp-inbox-title"), "U+202E")
     _markers(inbox.get_by_test_id("pp-inbox-agent"), "U+200B")
     _no_raw(inbox, "inbox")
