@@ -28,6 +28,7 @@ from pausepoint import (
     ScriptedModel,
     ToolCall,
     ToolCallRequest,
+    Worker,
     action,
 )
 from pausepoint.store import Change, PostgresStore, RunStore, SQLiteStore
@@ -135,9 +136,10 @@ async def test_a_step_is_two_commits(counted: tuple[RunStore, Callable[[], int]]
     fifteen = await _commits_of_run(store, commits, 15)
 
     assert fifteen - five == 2 * 10
-    # Per run: its creation, the start of its first stretch (status, lease), and the
-    # final answer with the status "completed" and the lease's end in one commit.
-    assert five == 2 * 5 + 4
+    # Per run: its creation, the lease taken at the start of its first stretch (the
+    # status "running" goes with the first model turn), and the final answer with the
+    # status "completed" and the lease's end in one commit.
+    assert five == 2 * 5 + 3
 
 
 async def test_a_step_answered_by_a_person_adds_four_commits(
@@ -280,3 +282,41 @@ async def test_commits_run_off_the_event_loop_which_goes_on_meanwhile(tmp_path: 
     assert threading.get_ident() not in store.threads
     assert store.load_prompt(run.id)[0] == run.prompt
     store.close()
+
+
+async def test_a_worker_adds_only_its_claims_to_a_runs_commits(
+    counted: tuple[RunStore, Callable[[], int]],
+) -> None:
+    """A claim takes the lease the stretch then runs under: no second lease commit, and
+    the run's "running" mark goes with its first model turn."""
+    store, commits = counted
+    agent = Agent(
+        model=ScriptedModel(one_call_per_turn(5, pause_every=3)),
+        actions=[bump, confirm],
+        max_turns=6,
+        name="counted",
+    )
+    worker = Worker(store, agent)
+    await worker.work(until_idle=True)  # the first claim on a store makes its index
+    before = commits()
+    run = agent.new_run("go", store=store)
+    created = commits()
+    assert (await worker.work(until_idle=True)).paused == 1
+    paused = commits()
+    answered = agent.load(run.id, store)
+    await answered.resume(True, continue_run=False)
+    after_answer = commits()
+    assert (await worker.work(until_idle=True)).finished == 1
+    done = commits()
+
+    assert store.summary(run.id).status == "completed"
+    assert created - before == 1
+    # The claim; calls 1 and 2 (two commits each); call 3's turn and its question with
+    # the status "interrupted" and the lease's end. A claim that finds nothing may
+    # commit too (SQLite's write transaction), at most once per work() call.
+    assert paused - created - 1 - 2 * 2 - 2 in (0, 1)
+    # The answer: the lease taken, then the answer with the lease's end.
+    assert after_answer - paused == 2
+    # The claim; call 3 run again and calls 4 and 5 (two commits each); the final
+    # answer with "completed" and the lease's end.
+    assert done - after_answer - 1 - 3 * 2 - 1 in (0, 1)

@@ -124,6 +124,13 @@ class Durable:
         self.writer.owner = self.owner
         self._holding = True
 
+    def adopt(self, owner: str) -> None:
+        """Hold the lease `owner` already took (a worker's claim): the stretch that follows
+        takes it over without a commit of its own."""
+        self.owner = owner
+        self.writer.owner = owner
+        self._holding = True
+
     async def take(self) -> None:
         """`hold`, with the store's work on its commit thread."""
         if self._holding:
@@ -147,6 +154,9 @@ class Durable:
         committed on the store's thread; returns once it is durable. Cancelled while the
         commit runs, the commit still completes (and the writer knows it)."""
         await self._settled()
+        changed = tuple(changed)
+        if self._starts_alone(prompt, status, changed, release):
+            return
         prepared = self.writer.prepare(
             prompt, status=status, changed=changed, release=release and self._holding
         )
@@ -155,6 +165,21 @@ class Durable:
         await self._on_thread(self.writer.commit, prepared)
         if release and self.writer.owner is None:
             self._holding = False
+
+    def _starts_alone(
+        self, prompt: Prompt, status: RunStatus, changed: Iterable[int], release: bool
+    ) -> bool:
+        """True for a commit that would only mark a run stored as `idle` (new, or answered
+        for a worker) as running: that mark goes with the stretch's first real commit. A
+        process that stops before then leaves the run `idle` under its lease, which is
+        claimed again once the lease runs out, as a `running` one would be."""
+        return (
+            status == "running"
+            and self.writer.status == "idle"
+            and not release
+            and not tuple(changed)
+            and self.writer.change(prompt) is None
+        )
 
     async def _settled(self) -> None:
         """Wait until no commit of this run is in flight."""

@@ -234,14 +234,18 @@ class Worker:
     async def _execute_one(self, lease: Lease) -> None:
         agent, writer, prompt = await asyncio.to_thread(self._load, lease.run_id)
         run = AgentRun(agent, prompt, lease_ttl=self.lease_ttl, _writer=writer)
-        _durable(run).owner = lease.owner  # it executes under the lease claimed for it
-        if run.status != "idle":
-            # It waits for a person, or has completed, after all: a process stopped before
-            # it saved that. Save where the run stands and let it go.
-            await asyncio.to_thread(self._hand_back, run)
-            return
-        before = len(run.prompt.items)
-        result = await run.run()
+        durable = _durable(run)
+        durable.adopt(lease.owner)  # it executes under the lease claimed for it
+        try:
+            if run.status != "idle":
+                # It waits for a person, or has completed, after all: a process stopped
+                # before it saved that. Save where the run stands and let it go.
+                await asyncio.to_thread(self._hand_back, run)
+                return
+            before = len(run.prompt.items)
+            result = await run.run()
+        finally:
+            await asyncio.to_thread(durable.let_go)  # a no-op once the stretch let go
         self.tally.steps += sum(
             1 for item in run.prompt.items[before:] if isinstance(item, AssistantMessage)
         )

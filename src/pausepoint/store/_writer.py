@@ -288,6 +288,11 @@ class RunWriter:
         return self.store.renew(self.run_id, self.owner, ttl).expires_at
 
     @property
+    def status(self) -> str | None:
+        """The run's status as last saved."""
+        return self._status
+
+    @property
     def pending(self) -> tuple[PendingSummary, ...]:
         """The pending interrupts as last saved."""
         return self._pending
