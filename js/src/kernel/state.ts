@@ -17,10 +17,16 @@ export function streamingText(model: Model): string {
   return typeof text === "string" ? text : "";
 }
 
-/** `items[start .. start + replacement.length)` replaced, appending past the end. */
+/** `items[start .. start + replacement.length)` replaced, appending past the end. One copy
+ * of the array, whatever its length: a long run's messages leave little for the garbage
+ * collector. */
 export function spliceItems(current: readonly Item[], start: number, replacement: readonly Item[]): Item[] {
   const at = Math.max(0, Math.min(start, current.length));
-  return [...current.slice(0, at), ...replacement, ...current.slice(at + replacement.length)];
+  const next = current.slice();
+  replacement.forEach((item, i) => {
+    next[at + i] = item;
+  });
+  return next;
 }
 
 /** The request id of `follow`: its response settles nothing and nothing waits for it. */
