@@ -92,3 +92,33 @@ def test_postgres_part_runs_or_says_why_not(nb: NotebookNode) -> None:
         reason = TemporaryPostgres.unavailable()
         assert started.strip() == f"Skipping the PostgreSQL part: {reason}"
         assert answered.strip() == "Skipped: no PostgreSQL server."
+
+
+def test_two_worker_processes_carry_a_stored_batch_after_a_bulk_approval(
+    nb: NotebookNode,
+) -> None:
+    first = text(cell_with(nb, "BATCH = {")).strip().splitlines()
+    assert first == [
+        "6 runs stored here, none started",
+        "the workers ran each to its approval: {'interrupted'}",
+    ]
+
+    second = text(cell_with(nb, "work_box = pausepoint.inbox(")).strip().splitlines()
+    assert second[0] == str(["answered"] * 6)
+    paid = [f"Done: invoice {n} paid ({eur:.2f} EUR)." for n, eur in BATCH.items()]
+    assert second[1:7] == paid
+    said = [
+        re.fullmatch(
+            r"Worker (w[12]) stopped: (\d+) runs claimed, (\d+) completed, (\d+) waiting for "
+            r"a person, 0 failed, 0 left to others; \d+ model turns",
+            line,
+        )
+        for line in second[7:]
+    ]
+    assert [m.group(1) for m in said if m] == ["w1", "w2"], second[7:]
+    tallies = [(int(m.group(2)), int(m.group(3)), int(m.group(4))) for m in said if m]
+    # Each run claimed once to its question and once after its answer, by either worker.
+    assert [sum(column) for column in zip(*tallies, strict=True)] == [12, 6, 6]
+
+
+BATCH = {3001: 60, 3002: 75, 3003: 410, 3004: 95, 3005: 130, 3006: 20}
