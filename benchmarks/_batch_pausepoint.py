@@ -21,6 +21,7 @@ from pausepoint import (
     ActionInterrupt,
     Agent,
     AssistantMessage,
+    Inbox,
     ModelRequest,
     ModelResponse,
     PostgresStore,
@@ -32,8 +33,6 @@ from pausepoint import (
 )
 
 AGENT = "batch"
-AT_ONCE = 8
-"""Runs answered at once, as `Inbox.approve` answers them."""
 ACTED: dict[str, float] = {}
 """When each approved action ran in this process, by run id."""
 
@@ -95,20 +94,17 @@ async def create_runs(agent: Agent, store: RunStore, batch: Batch) -> None:
         agent.new_run(Prompt.from_user("go", run_id=run_id), store=store)
 
 
-async def approve_all(agent: Agent, store: RunStore, batch: Batch) -> dict[str, float]:
-    """Every run's approval committed, not continued (a worker continues it), `AT_ONCE`
-    runs at a time as the inbox's bulk answers go; returns when each was committed."""
-    approved: dict[str, float] = {}
-    gate = asyncio.Semaphore(AT_ONCE)
-
-    async def approve(run_id: str) -> None:
-        async with gate:
-            run = agent.load(run_id, store)
-            await run.resume(True, continue_run=False)
-            approved[run_id] = time.time()
-
-    await asyncio.gather(*(approve(run_id) for run_id in batch.run_ids()))
-    return approved
+async def approve_all(agent: Agent, store: RunStore, batch: Batch) -> None:
+    """Every run approved in bulk from an inbox that leaves the runs to the workers
+    (`continue_runs=False`): each answer committed, none continued here."""
+    box = Inbox(store, agents={AGENT: agent}, continue_runs=False, poll=None)
+    try:
+        outcomes = await box.approve(batch.run_ids())
+    finally:
+        box.close()
+    refused = [o for o in outcomes if o.outcome != "answered"]
+    if refused:
+        raise RuntimeError(f"{len(refused)} approvals not answered, e.g. {refused[0]}")
 
 
 class BatchWorker:

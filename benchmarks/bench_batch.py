@@ -13,8 +13,8 @@ each (`--workers 1 2 4`), each W on a fresh database:
 Printed per side and W: runs/s and steps/s over phases 1 and 2, commits per step (the
 transaction ids the server gave out during the round, everything included: creating the
 runs, claims and leases, approvals), the worker processes' CPU time per step, p50/p99
-time from an approval committed to its action running (the action notes the time when it
-runs), and the wall time; then the
+time from the bulk approval being given to each approved action running (the action notes
+the time when it runs), and the wall time; then the
 ratios pausepoint / LangGraph, and each side's commits split into what a step costs and
 what a run costs besides (the same runs at K and 2K steps, one worker, as bench_store
 counts commits per step). Last, pausepoint on SQLite (synchronous=FULL, one worker
@@ -23,10 +23,8 @@ process of the round; skipped with a note without strace) per step, all included
 split the same way.
 
 pausepoint: `pausepoint.Worker`s claim runs by lease (`_batch_pausepoint.py`); the
-parent answers each run with `resume(True, continue_run=False)`, 8 at a time as the
-inbox's bulk answers go, which commits the answer and leaves the run to a worker (the
-inbox's bulk `approve` continues the runs in its own process, so a batch on workers
-does not use it).
+parent approves every run with an inbox's bulk `approve`, the inbox made with
+`continue_runs=False`: each answer is committed and the run left to a worker.
 LangGraph (the `bench` extra: langgraph-checkpoint-postgres): a model node and a tools
 node with `interrupt()`, on `PostgresSaver`, each step persisted before the next
 (`durability="sync"`); it has no leases, so worker i of W takes threads i, i + W, ...;
@@ -107,7 +105,7 @@ def pausepoint_round(where: str, batch: Batch, workers: int, poll: float) -> Rou
             paused = asyncio.run(_reached(store, batch, "interrupted"))
             replies(procs, "phase2")
             approving = time.time()
-            approved = asyncio.run(approve_all(agent, store, batch))
+            asyncio.run(approve_all(agent, store, batch))
             approved_all = time.time()
             finished = asyncio.run(_reached(store, batch, "completed"))
             results = replies(procs, "stop")
@@ -128,7 +126,7 @@ def pausepoint_round(where: str, batch: Batch, workers: int, poll: float) -> Rou
             phase2=finished - approving,
             wall=finished - started,
             completed=len(store.runs(status="completed")),
-            latencies=latencies(approved, acted),
+            latencies=latencies(dict.fromkeys(batch.run_ids(), approving), acted),
             commits=commits,
             cpu=sum(result["cpu"] for result in results),
         )
@@ -166,7 +164,7 @@ def langgraph_round(dsn: str, batch: Batch, workers: int, durability: str) -> Ro
         phase2=finished - approving,
         wall=finished - started,
         completed=sum(result["completed"] for result in results),
-        latencies=latencies(dict.fromkeys(batch.run_ids(), committed), acted),
+        latencies=latencies(dict.fromkeys(batch.run_ids(), approving), acted),
         commits=after - before,
         cpu=sum(result["cpu"] for result in results),
         note=f'durability="{durability}"',
@@ -390,13 +388,12 @@ def main() -> None:
 NOTES = """\
 commits: the transaction ids the server gave out in the round (PostgreSQL), or the stores'
   commits (SQLite), over the round's steps, everything included (creating the runs,
-  claims and leases, approvals); p50/p99: from an approval committed to its action
-  running, in ms; cpu ms: the worker processes' CPU time per step (not the server's);
-  runs/s and steps/s over phases 1 and 2; wall: from the first run created to the last
-  completed.
-approvals: pausepoint, each run loaded and answered with resume(True, continue_run=False)
-  by the parent, 8 at a time as the inbox's bulk answers go, for the workers to continue
-  (the inbox's bulk approve continues runs in its own process); LangGraph, one INSERT
+  claims and leases, approvals); p50/p99: from the bulk approval being given to each
+  approved action running, in ms; cpu ms: the worker processes' CPU time per step (not
+  the server's); runs/s and steps/s over phases 1 and 2; wall: from the first run
+  created to the last completed.
+approvals: pausepoint, Inbox(store, continue_runs=False).approve(every run) in the parent,
+  each answer committed for the workers to continue; LangGraph, one INSERT
   of every approval with a NOTIFY, which each worker reads for its own threads and
   resumes with Command(resume=True). LangGraph's worker i of W takes threads i, i + W, ..."""
 
