@@ -9,7 +9,8 @@ store's lease on it, so no other process executes it at the same time.
 Commits run on one thread per store, never on the event loop: the loop serializes what
 changed (so the Prompt may move on at once), hands the commit to that thread and awaits
 it. One run's commits go one at a time, in order; a save prepared while another of the
-same run is in flight waits for it, then writes everything that moved since.
+same run is in flight waits for it, then writes everything that moved since. Commits of
+several runs waiting at once go in one transaction (`_committer`).
 """
 
 from __future__ import annotations
@@ -20,14 +21,16 @@ import logging
 import os
 import socket
 import sys
+import threading
 import weakref
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import TypeVar
 
 from ..errors import RunBusyError
 from ..store import LeaseHeldError, RunStore, RunWriter
 from ..transcript import Prompt
+from ._committer import Committer
 from ._result import RunStatus
 
 __all__ = ["DEFAULT_LEASE_TTL", "Durable", "owner_name"]
@@ -36,17 +39,19 @@ logger = logging.getLogger("pausepoint")
 
 T = TypeVar("T")
 
-# One thread per store commits for every run of this process on it, in the order given.
-_committers: weakref.WeakKeyDictionary[RunStore, ThreadPoolExecutor] = weakref.WeakKeyDictionary()
+# One thread per store commits for every run of this process on it, in the order given,
+# several runs' commits together when they wait at once (`Committer`).
+_committers: weakref.WeakKeyDictionary[RunStore, Committer] = weakref.WeakKeyDictionary()
+_committers_lock = threading.Lock()
 
 
-def committer(store: RunStore) -> ThreadPoolExecutor:
+def committer(store: RunStore) -> Committer:
     """The thread that commits to `store` (made on first use; it ends with the store)."""
-    executor = _committers.get(store)
-    if executor is None:
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pausepoint-commit")
-        _committers[store] = executor
-    return executor
+    with _committers_lock:
+        found = _committers.get(store)
+        if found is None:
+            found = _committers[store] = Committer()
+        return found
 
 
 DEFAULT_LEASE_TTL = 30.0
@@ -162,7 +167,9 @@ class Durable:
         )
         if prepared is None:
             return
-        await self._on_thread(self.writer.commit, prepared)
+        future = committer(self.store).commit(self.writer, prepared)
+        self._inflight = future  # type: ignore[assignment]
+        await asyncio.wrap_future(future)
         if release and self.writer.owner is None:
             self._holding = False
 

@@ -28,6 +28,7 @@ from ._contract import (
     PendingSummary,
     RunStore,
     RunSummary,
+    Write,
 )
 from ._errors import (
     DamagedRunError,
@@ -77,5 +78,6 @@ __all__ = [
     "TemporaryPostgres",
     "TriagePage",
     "UnwatchedChanges",
+    "Write",
     "pending_of",
 ]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from ..transcript import Item, ModelPause, Prompt
 from ._changes import RunChanges, UnwatchedChanges
+from ._errors import StoreError, StoreUsageError
 
 if TYPE_CHECKING:
     from ._triage import TriagePage
@@ -31,6 +32,7 @@ __all__ = [
     "RunStore",
     "RunSummary",
     "StatusFilter",
+    "Write",
 ]
 
 
@@ -153,6 +155,16 @@ class EncodedItems:
     replaced: tuple[tuple[int, str], ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One run's change for `RunStore.write_many`, with what `write` would be given."""
+
+    run_id: str
+    change: Change
+    expected_version: int
+    owner: str | None = None
+
+
 Seconds = float | timedelta
 
 
@@ -199,6 +211,26 @@ class RunStore(ABC):
         raises `StoreConflictError`; an unknown run `RunNotFoundError`. A refused write
         changes nothing. A change with `release` needs `owner`, whose lease it ends.
         """
+
+    def write_many(self, writes: Sequence[Write]) -> list[int | StoreError]:
+        """Apply changes of several runs (at most one each), each checked as `write`
+        checks it, in as few commits as the store can: SQL stores commit them together,
+        a group commit of what several runs of a process have ready at once. A refused
+        change is refused alone: its place in the result holds the error `write` would
+        raise (`StoreConflictError`, `LeaseLostError`, ...), the others their new
+        versions."""
+        one_change_per_run(writes)
+        done: list[int | StoreError] = []
+        for w in writes:
+            try:
+                done.append(
+                    self.write(
+                        w.run_id, w.change, expected_version=w.expected_version, owner=w.owner
+                    )
+                )
+            except StoreError as exc:
+                done.append(exc)
+        return done
 
     def append(
         self,
@@ -359,3 +391,13 @@ class RunStore(ABC):
     ) -> Literal[False]:
         self.close()
         return False
+
+
+def one_change_per_run(writes: Sequence[Write]) -> None:
+    """Refuse a group of writes that changes one run twice."""
+    runs = [w.run_id for w in writes]
+    if len(set(runs)) != len(runs):
+        raise StoreUsageError(
+            "write_many takes at most one change per run; write a run's changes in order, "
+            "one call each. Nothing was written."
+        )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -24,6 +25,8 @@ from ._contract import (
     RunSummary,
     Seconds,
     StatusFilter,
+    Write,
+    one_change_per_run,
 )
 from ._errors import (
     DamagedRunError,
@@ -32,6 +35,7 @@ from ._errors import (
     RunExistsError,
     RunNotFoundError,
     StoreConflictError,
+    StoreError,
     StoreSchemaError,
     StoreUsageError,
 )
@@ -210,6 +214,49 @@ class SQLStore(RunStore):
     def write(
         self, run_id: str, change: Change, *, expected_version: int, owner: str | None = None
     ) -> int:
+        plan = self._plan(run_id, change, expected_version, owner)
+        if not self._apply(run_id, plan.header, plan.params, plan.appended, plan.replaced):
+            self._refuse(run_id, expected_version, owner, plan.now, plan.replaced)
+        return int(expected_version) + 1
+
+    def write_many(self, writes: Sequence[Write]) -> list[int | StoreError]:
+        """Every change in one transaction (one commit, one flush to disk); a change whose
+        version or lease check fails writes nothing and is refused alone."""
+        if len(writes) < 2:
+            return super().write_many(writes)
+        one_change_per_run(writes)
+        plans: list[_Plan | StoreError] = []
+        for w in writes:
+            try:
+                plans.append(self._plan(w.run_id, w.change, w.expected_version, w.owner))
+            except StoreError as exc:
+                plans.append(exc)
+        try:
+            with self._transaction(write=True) as cur:
+                applied = [
+                    isinstance(plan, _Plan)
+                    and self._apply_in(
+                        cur, w.run_id, plan.header, plan.params, plan.appended, plan.replaced
+                    )
+                    for w, plan in zip(writes, plans, strict=True)
+                ]
+        except Exception:  # one change broke the transaction: each on its own, then
+            return super().write_many(writes)
+        done: list[int | StoreError] = []
+        for w, plan, ok in zip(writes, plans, applied, strict=True):
+            if isinstance(plan, StoreError):
+                done.append(plan)
+            elif ok:
+                done.append(int(w.expected_version) + 1)
+            else:
+                try:
+                    self._refuse(w.run_id, w.expected_version, w.owner, plan.now, plan.replaced)
+                except StoreError as exc:
+                    done.append(exc)
+        return done
+
+    def _plan(self, run_id: str, change: Change, expected_version: int, owner: str | None) -> _Plan:
+        """The version- and lease-checked header update of a write, and its items."""
         encoded = change.encode().encoded
         assert encoded is not None
         appended, replaced = encoded.appended, encoded.replaced
@@ -247,9 +294,7 @@ class SQLStore(RunStore):
             where += " AND lease_owner = ? AND lease_expires_at > ?"
             params += [owner, self._to_db_time(now)]
         header = f"UPDATE pausepoint_runs SET {', '.join(sets)} WHERE {where}"
-        if not self._apply(run_id, header, params, appended, replaced):
-            self._refuse(run_id, expected_version, owner, now, replaced)
-        return int(expected_version) + 1
+        return _Plan(header, params, appended, replaced, now)
 
     def _apply(
         self,
@@ -262,25 +307,33 @@ class SQLStore(RunStore):
         """Run the version-checked `header` update and, if it matched, write the items, in
         one transaction. False (and nothing written) when the update matched no row."""
         with self._transaction(write=True) as cur:
-            row = self._run(cur, header + " RETURNING item_count", params).fetchone()
-            if row is None:
-                return False
-            start = row[0] - len(appended)
-            if appended:
-                cur.executemany(
-                    self._sql(
-                        "INSERT INTO pausepoint_items (run_id, position, item) VALUES (?, ?, ?)"
-                    ),
-                    [(run_id, start + i, text) for i, text in enumerate(appended)],
-                )
-            if replaced:
-                cur.executemany(
-                    self._sql(
-                        "UPDATE pausepoint_items SET item = ? WHERE run_id = ? AND position = ?"
-                    ),
-                    [(text, run_id, position) for position, text in replaced],
-                )
-            self._announce(cur, run_id)
+            return self._apply_in(cur, run_id, header, params, appended, replaced)
+
+    def _apply_in(
+        self,
+        cur: Cursor,
+        run_id: str,
+        header: str,
+        params: Sequence[Any],
+        appended: Sequence[str],
+        replaced: Sequence[tuple[int, str]],
+    ) -> bool:
+        """`_apply` inside the transaction of `cur`."""
+        row = self._run(cur, header + " RETURNING item_count", params).fetchone()
+        if row is None:
+            return False
+        start = row[0] - len(appended)
+        if appended:
+            cur.executemany(
+                self._sql("INSERT INTO pausepoint_items (run_id, position, item) VALUES (?, ?, ?)"),
+                [(run_id, start + i, text) for i, text in enumerate(appended)],
+            )
+        if replaced:
+            cur.executemany(
+                self._sql("UPDATE pausepoint_items SET item = ? WHERE run_id = ? AND position = ?"),
+                [(text, run_id, position) for position, text in replaced],
+            )
+        self._announce(cur, run_id)
         return True
 
     def _refuse(
@@ -572,3 +625,14 @@ def iter_statements(script: str) -> Iterator[str]:
     for statement in script.split(";"):
         if statement.strip():
             yield statement.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A write made ready: its header update and parameters, its items as JSON."""
+
+    header: str
+    params: list[Any]
+    appended: tuple[str, ...]
+    replaced: tuple[tuple[int, str], ...]
+    now: datetime

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..transcript import Item, Prompt, ToolCall
-from ._contract import KEEP, Change, Keep, PendingSummary, RunStore, Seconds
+from ._contract import KEEP, Change, Keep, PendingSummary, RunStore, Seconds, Write
 from ._errors import StoreUsageError
 from ._rows import pending_of
 
@@ -253,9 +253,20 @@ class RunWriter:
         """Write a prepared save (blocking; safe on another thread than the loop's);
         returns the new version. Refused as `save` is, leaving the writer as it was."""
         change = prepared.change
-        self.version = self.store.write(
+        version = self.store.write(
             self.run_id, change, expected_version=prepared.version, owner=prepared.owner
         )
+        return self.committed(prepared, version)
+
+    def write_of(self, prepared: PreparedSave) -> Write:
+        """A prepared save as one of the writes `RunStore.write_many` commits together;
+        tell this writer with `committed` once it is in."""
+        return Write(self.run_id, prepared.change, prepared.version, prepared.owner)
+
+    def committed(self, prepared: PreparedSave, version: int) -> int:
+        """Take note that `prepared` was written, the run now at `version`."""
+        change = prepared.change
+        self.version = version
         self._count += len(change.appended)
         for position, marker in prepared.opened.items():
             if marker is None:

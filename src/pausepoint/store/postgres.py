@@ -138,6 +138,29 @@ class PostgresStore(SQLStore):
     ) -> bool:
         # One statement (one round trip, atomic on its own): the items are written, and
         # the readers notified, only if the version-checked header update matched.
+        statement, values = self._write_statement(run_id, header, params, appended, replaced)
+        return self._connection().execute(statement, values).fetchone() is not None
+
+    def _apply_in(
+        self,
+        cur: Cursor,
+        run_id: str,
+        header: str,
+        params: Sequence[Any],
+        appended: Sequence[str],
+        replaced: Sequence[tuple[int, str]],
+    ) -> bool:
+        statement, values = self._write_statement(run_id, header, params, appended, replaced)
+        return cur.execute(statement, values).fetchone() is not None
+
+    def _write_statement(
+        self,
+        run_id: str,
+        header: str,
+        params: Sequence[Any],
+        appended: Sequence[str],
+        replaced: Sequence[tuple[int, str]],
+    ) -> tuple[str, list[Any]]:
         statement = self._sql(
             f"WITH h AS ({header} RETURNING item_count - ? AS start), "
             "ins AS (INSERT INTO pausepoint_items (run_id, position, item) "
@@ -158,7 +181,7 @@ class PostgresStore(SQLStore):
             run_id,
             payload_of(run_id),
         ]
-        return self._connection().execute(statement, values).fetchone() is not None
+        return statement, values
 
     def _announce(self, cur: Cursor, run_id: str) -> None:
         cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload_of(run_id)))
