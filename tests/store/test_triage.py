@@ -103,6 +103,15 @@ def test_filters_keep_the_agent_kind_and_text_asked_for(store: RunStore, clock: 
     assert dict(page.agents) == {"ops": 3, "payments": 2}  # facets ignore the filters
 
 
+def test_text_finds_what_a_row_shows_not_the_pauses_ids_or_times(
+    store: RunStore, clock: Clock
+) -> None:
+    seed(store, clock)
+    assert len(ids(store, text="run refund?")) == 5  # the pause's message
+    assert ids(store, text="int_r3") == []  # an interrupt's id
+    assert ids(store, text="created_at") == []  # a key of the stored entries
+
+
 def test_pages_have_the_total_of_all_matching_runs(store: RunStore, clock: Clock) -> None:
     seed(store, clock)
     page = store.waiting(offset=2, limit=2)

@@ -458,6 +458,10 @@ class SQLStore(RunStore):
         row, sortable: numbers as numbers."""
         return f"json_extract(pause_args, '$.{key}')"
 
+    def _pause_message(self) -> str:
+        """The SQL for the message of a header row's first pending interrupt."""
+        return "json_extract(pending, '$[0].message')"
+
     def waiting(
         self,
         *,
@@ -480,6 +484,7 @@ class SQLStore(RunStore):
             offset=offset,
             limit=limit,
             argument=self._argument,
+            message=self._pause_message(),
         )
         with self._transaction(write=False) as cur:
             rows = self._run(

@@ -127,9 +127,11 @@ def triage_query(
     offset: int,
     limit: int,
     argument: Callable[[str], str],
+    message: str,
 ) -> TriageQuery:
     """Check a listing's options (`StoreUsageError` says what is wrong) and build its SQL.
-    `argument(key)` is the dialect's expression for a key argument's value, sortable."""
+    `argument(key)` is the dialect's expression for a key argument's value, sortable;
+    `message` its expression for the first pause's message."""
     names = [status] if isinstance(status, str) else list(status)
     unknown = [n for n in names if n not in TRIAGE_STATUSES]
     if unknown or not names:
@@ -160,10 +162,11 @@ def triage_query(
         where.append("pause_kind = ?")
         params.append(kind)
     if text and text.strip():
-        # One lowered text per row, searched once: its columns joined by a space.
+        # One lowered text per row, searched once: what a person reads in the row (not
+        # the pending entries' ids and times), joined by a space.
         words = " || ' ' || ".join(
             f"COALESCE({column}, '')"
-            for column in ("title", "agent", "pending", "pause_args", "run_id")
+            for column in ("title", "agent", message, "pause_args", "run_id")
         )
         where.append(f"LOWER({words}) LIKE ? ESCAPE '\\'")
         params.append("%" + _escape(text.strip().lower()) + "%")

@@ -205,6 +205,9 @@ class PostgresStore(SQLStore):
     def _argument(self, key: str) -> str:
         return f"(pause_args::jsonb -> '{key}')"
 
+    def _pause_message(self) -> str:
+        return "(pending::jsonb -> 0 ->> 'message')"
+
     def _to_db_time(self, moment: datetime) -> Any:
         return moment
 
