@@ -49,6 +49,12 @@ def refund_action(executed: list[Refund]) -> Action:
     return refund
 
 
+def _last_status(recording: RecordingComm) -> str | None:
+    """The status the front end was last sent, None before any."""
+    sent = [s["status"] for s in recording.updates() if "status" in s]
+    return sent[-1] if sent else None
+
+
 async def test_view_opens_with_the_full_state(
     delete_record: Action, comms: list[RecordingComm]
 ) -> None:
@@ -78,6 +84,7 @@ async def test_run_events_become_small_item_messages(
     recording = comms[-1]
 
     await run.run()
+    await until(lambda: _last_status(recording) == "interrupted")  # within an interval
 
     # Applying the messages to the opening state, as the front end does, gives the transcript.
     items = recording.opened_state()["items"]
@@ -274,6 +281,7 @@ async def test_cell_end_leaves_the_transcript_to_a_front_end_that_follows_its_me
     assert reply == {"type": "response", "requestId": "pp-follow", "ok": True}
 
     await run.run()
+    await until(lambda: _last_status(recording) == "interrupted")
     sent_live = len(recording.updates())
     view.sync_at_cell_end()
 
@@ -299,6 +307,7 @@ async def test_cell_end_resends_status_and_cards_changed_since_the_last_cell(
     assert recording.updates() == []
 
     await run.run()
+    await until(lambda: _last_status(recording) == "interrupted")
     sent_live = len(recording.updates())
     view.sync_at_cell_end()
     view.sync_at_cell_end()
@@ -462,3 +471,53 @@ async def test_streamed_text_never_arrives_before_the_items_it_follows(
                     streamed = ""
             items[start : start + len(message["items"])] = message["items"]
     assert items == [i.model_dump(mode="json") for i in run.prompt.items]
+
+
+async def test_a_run_answered_at_each_pause_from_code_sends_its_state_paced(
+    comms: list[RecordingComm],
+) -> None:
+    """300 pauses answered at once from code: the front end gets the latest state at most
+    once an interval, not once a pause, and the end of the run at once and whole."""
+
+    @action(needs_approval=True)
+    def step(n: int) -> int:
+        return n
+
+    model = ScriptedModel([call("step", n=i) for i in range(300)] + ["done"])
+    run = Agent(model=model, actions=[step]).new_run("x")
+    recording = recording_of(run)
+    loop = asyncio.get_running_loop()
+
+    started = loop.time()
+    result = await run.run()
+    while result.status == "interrupted":
+        result = await run.resume(True)
+    elapsed = loop.time() - started
+
+    statuses = [s["status"] for s in recording.updates() if "status" in s]
+    assert statuses[-1] == "completed"
+    assert len(statuses) <= elapsed * 30 + 3 and len(statuses) < 300
+    items = recording.opened_state()["items"]
+    for message in recording.custom("items"):
+        start = message["start"]
+        items[start : start + len(message["items"])] = message["items"]
+    assert items == [i.model_dump(mode="json") for i in run.prompt.items]
+
+
+async def test_a_cell_that_ends_while_a_pause_waits_to_be_sent_sends_it(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    """A pause right after another change waits for the end of the interval; a cell ending
+    first (nbclient keeps only its messages) sends it then, with the transcript."""
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7), "done"]), actions=[delete_record]
+    ).new_run("x")
+    view = run.view
+    recording = comms[-1]
+
+    await run.run()
+    view.sync_at_cell_end()
+
+    assert _last_status(recording) == "interrupted"
+    items = recording.custom("items")
+    assert items[-1]["items"][-1]["status"] == "interrupted"

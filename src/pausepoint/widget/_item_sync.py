@@ -125,8 +125,7 @@ class ItemSync:
             self._items.poke()
 
     def now(self) -> None:
-        """Flush at once, with what was paced before (a pause or the end of the run: a run
-        answered at once from code never sends the "running" in between)."""
+        """Flush at once, with what was paced before (the end of the run, or of a cell)."""
         self._text_throttle.now()
         self.pacing = False
         self._items.now()
@@ -187,6 +186,8 @@ class ItemSync:
         """Send the whole transcript once if it changed since the last time (unless a
         front end follows the messages), and the paced traits again if they changed since
         the last cell ended."""
+        if self._items.due or self._text_throttle.due:
+            self.now()  # what waits for the end of an interval goes before the cell's end
         if self._items_dirty:
             self._items_dirty = False
             if not self.followed:

@@ -28,6 +28,11 @@ class Throttle:
         else:
             self._timer = asyncio.get_running_loop().call_later(wait, self.now)
 
+    @property
+    def due(self) -> bool:
+        """Whether a flush is waiting for the end of the interval."""
+        return self._timer is not None
+
     def now(self) -> None:
         """Flush at once, and cancel the one that was due."""
         self.cancel()

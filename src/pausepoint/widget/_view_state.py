@@ -59,8 +59,10 @@ def own_cards(run: ViewedRun) -> list[dict[str, Any]]:
 
 
 def show_event(view: _View, event: Event) -> bool:
-    """Set the traits `event` changes; True when the run stopped executing (paused or
-    ended), the moment to send everything at once."""
+    """Set the traits `event` changes; True when the run ended (completed, failed or
+    cancelled), the moment to send everything at once. A stretch that ends at a pause
+    is sent paced like any change: a run answered from code pauses hundreds of times a
+    second, and the front end needs only the latest state (within one interval)."""
     if isinstance(event, RunStartedEvent):
         with view.hold_sync():
             view.status, view.error = status_of(view.run)
@@ -70,5 +72,5 @@ def show_event(view: _View, event: Event) -> bool:
     elif isinstance(event, RunFinishedEvent):
         view.pending = view.cards()
         view.status, view.error = status_of(view.run)  # settled before run_finished
-        return True
+        return view.status not in ("interrupted", "paused")
     return False
