@@ -153,3 +153,35 @@ def test_a_fork_cut_before_its_parent_interrupt_is_refused_at_load() -> None:
     data = forked()
     data["items"] = data["items"][:1]
     assert ("parent.interrupt_id", "a-fork-holds-its-parent-interrupt") in problems_of(data)
+
+
+def test_a_fork_at_a_tool_call_it_does_not_hold_is_refused_at_load() -> None:
+    data = forked()
+    data["parent"] = {"run_id": "run_1", "tool_call_id": "c1"}
+    assert load(data).parent is not None  # c1 is there
+
+    data["parent"]["tool_call_id"] = "c_gone"
+    with pytest.raises(InvalidTranscriptError) as caught:
+        load(data)
+    assert [(p.path, p.rule) for p in caught.value.problems] == [
+        ("parent.tool_call_id", "a-fork-holds-its-fork-point")
+    ]
+    assert "'c_gone'" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("origin", "path"),
+    [
+        ({"turn": -2}, "parent.turn"),
+        ({"turn": 1, "edited": [0, 1]}, "parent.edited[1]"),  # an assistant message
+        ({"turn": 1, "edited": [7]}, "parent.edited[0]"),  # past the end
+    ],
+)
+def test_a_fork_at_a_turn_with_a_bad_turn_or_edited_item_is_refused_at_load(
+    origin: dict[str, Any], path: str
+) -> None:
+    data = forked()
+    data["parent"] = {"run_id": "run_1"} | origin
+    assert (path, "a-fork-holds-its-fork-point") in problems_of(data)
+    data["parent"] = {"run_id": "run_1", "turn": 1, "edited": [0, 2]}
+    assert load(data).parent is not None

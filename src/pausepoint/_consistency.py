@@ -235,6 +235,41 @@ def a_fork_holds_its_parent_interrupt(prompt: Prompt) -> Iterator[Problem]:
         )
 
 
+def a_fork_holds_its_fork_point(prompt: Prompt) -> Iterator[Problem]:
+    """A fork at a tool call holds that call, a fork at a model turn names a turn, and the
+    items it lists as edited are messages or tool calls it has: what names the fork and
+    what Compare lines up."""
+    origin = prompt.parent
+    if origin is None:
+        return
+    rule = "a-fork-holds-its-fork-point"
+    if origin.tool_call_id is not None and not any(
+        isinstance(item, ToolCall) and item.id == origin.tool_call_id for item in prompt.items
+    ):
+        yield Problem(
+            "parent.tool_call_id",
+            f"this run is a fork of {origin.run_id!r} at the tool call "
+            f"{origin.tool_call_id!r}, which is not in its transcript; restore the fork's "
+            "saved transcript, or remove `parent` to load it as a run of its own",
+            rule,
+        )
+    if origin.turn is not None and origin.turn < 0:
+        yield Problem(
+            "parent.turn",
+            f"the turn a fork went back to counts from 0, not {origin.turn}",
+            rule,
+        )
+    for n, index in enumerate(origin.edited):
+        item = prompt.items[index] if 0 <= index < len(prompt.items) else None
+        if not isinstance(item, UserMessage | ToolCall):
+            yield Problem(
+                f"parent.edited[{n}]",
+                f"position {index} is not a user message or tool call of this run's "
+                f"{len(prompt.items)} items; keep only the positions of edited items",
+                rule,
+            )
+
+
 def answers_fit_their_pause(prompt: Prompt) -> Iterator[Problem]:
     """Every recorded answer reads as a decision of its pause's kind (an approval is
     answered with true, false or {approved, ...}; a breakpoint with {action, ...}): the
@@ -331,6 +366,8 @@ def _passes(prompt: Prompt, *, full: bool) -> tuple[bool, bool]:
     parent = prompt.parent
     if parent is not None and parent.interrupt_id is not None and parent.interrupt_id not in ids:
         return _FAILS
+    if parent is not None and next(a_fork_holds_its_fork_point(prompt), None) is not None:
+        return _FAILS
     if not is_plain_json(values):
         return _FAILS
     if not full:
@@ -387,6 +424,7 @@ RULES: list[Rule] = [
     timestamps_are_aware,
     response_schemas_are_usable,
     a_fork_holds_its_parent_interrupt,
+    a_fork_holds_its_fork_point,
     answers_fit_their_pause,
 ]
 """Checked in this order; every problem of every rule is reported."""

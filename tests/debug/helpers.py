@@ -85,7 +85,7 @@ class RecordingModel:
         return response
 
 
-def approval_agent(model: Any, refunds: list[int]) -> Agent:
+def approval_agent(model: Any, refunds: list[int], **options: Any) -> Agent:
     """`lookup(order)`, then `refund(cents)`, which needs approval and records what ran."""
 
     @action(needs_approval=True)
@@ -99,4 +99,4 @@ def approval_agent(model: Any, refunds: list[int]) -> Agent:
         """Look up."""
         return order
 
-    return Agent(model=model, actions=[lookup, refund])
+    return Agent(model=model, actions=[lookup, refund], **options)

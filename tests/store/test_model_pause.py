@@ -134,6 +134,7 @@ def test_a_version_1_database_gains_the_column_and_keeps_its_runs(
             f"ALTER TABLE pausepoint_runs DROP COLUMN {column}"  # added by version 3
             for column in ("title", "pause_kind", "pause_args", "ignored_by", "ignored_at")
         ),
+        "ALTER TABLE pausepoint_runs DROP COLUMN fork_origin",  # added by version 4
         "UPDATE pausepoint_schema SET version = 1",
     )
 

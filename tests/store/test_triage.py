@@ -201,14 +201,17 @@ def test_a_store_of_version_2_gets_its_triage_columns_from_its_rows(
     store.ignore("r1")
     old = store  # take the new columns away, as a version 2 store lacks them
     with old._transaction(write=True) as cur:  # type: ignore[attr-defined]
-        for column in ("title", "pause_kind", "pause_args", "ignored_by", "ignored_at"):
+        for column in (
+            *("title", "pause_kind", "pause_args", "ignored_by", "ignored_at"),
+            "fork_origin",  # added by version 4
+        ):
             cur.execute(f"ALTER TABLE pausepoint_runs DROP COLUMN {column}")
         cur.execute("UPDATE pausepoint_schema SET version = 2")
     old.close()
     store = open_store(clock=clock)
     with store._transaction(write=False) as cur:  # type: ignore[attr-defined]
         cur.execute("SELECT version FROM pausepoint_schema")
-        assert cur.fetchone()[0] == STORE_SCHEMA_VERSION == 3
+        assert cur.fetchone()[0] == STORE_SCHEMA_VERSION
     assert ids(store, sort="-amount") == ["r2", "r0", "r4", "r1", "r3"]
     assert store.summary("r4").title == "Refund Eve"
     assert dict(store.waiting().kinds) == {"generic": 1, "tool-approval": 4}

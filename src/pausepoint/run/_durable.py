@@ -259,6 +259,7 @@ class Durable:
         writer, stored = RunWriter.load(self.store, self.writer.run_id)
         prompt.instructions = stored.instructions
         prompt.model_pause = stored.model_pause
+        prompt.parent = stored.parent
         prompt.items[:] = stored.items
         writer.owner = self.writer.owner
         self.writer = writer

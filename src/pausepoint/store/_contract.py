@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from ..transcript import Item, ModelPause, Prompt
+from ..transcript import ForkOrigin, Item, ModelPause, Prompt
 from ._changes import RunChanges, UnwatchedChanges
 from ._errors import StoreError, StoreUsageError
 
@@ -131,6 +131,9 @@ class Change:
     pending: tuple[PendingSummary, ...] | Keep = KEEP
     instructions: str | Keep | None = KEEP
     model_pause: ModelPause | Keep | None = KEEP
+    parent: ForkOrigin | Keep | None = KEEP
+    """Where a fork came from, whole (`Prompt.parent`): the items a fork at a model turn
+    had edited move it on."""
     release: bool = False
     encoded: EncodedItems | None = None
     """The items as JSON when the change was made (`encode()`): a store writes these

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from ..errors import InvalidTranscriptError
-from ..transcript import ModelPause, Prompt, ToolCall
+from ..transcript import ForkOrigin, ModelPause, Prompt, ToolCall
 from ._contract import PendingSummary, RunSummary, Seconds
 from ._errors import StoreUsageError
 from ._triage import key_arguments
@@ -20,6 +20,7 @@ __all__ = [
     "HEADER_COLUMNS",
     "aware",
     "damage_of",
+    "fork_origin_to_json",
     "model_pause_to_json",
     "pending_from_json",
     "pending_of",
@@ -76,6 +77,12 @@ def _summary(record: ToolCall, entry: Any) -> PendingSummary:
 def model_pause_to_json(pause: ModelPause | None) -> str | None:
     """A stepping run's pause before the model, as its header column holds it."""
     return pause.model_dump_json() if pause is not None else None
+
+
+def fork_origin_to_json(origin: ForkOrigin | None) -> str | None:
+    """Where a fork came from (its parent run and fork point), as its header column holds
+    it."""
+    return origin.model_dump_json() if origin is not None else None
 
 
 def pending_to_json(pending: Iterable[PendingSummary]) -> str:
@@ -209,9 +216,11 @@ def prompt_from_rows(
     items: Iterable[str],
     parent: tuple[str, str] | None = None,
     model_pause: str | None = None,
+    fork_origin: str | None = None,
 ) -> Prompt:
     """The Prompt that was saved, from its header fields and its items' JSON, in one
-    validating parse."""
+    validating parse. A fork's origin is `fork_origin` (its JSON, fork point included);
+    stores of version 3 and older kept only `parent` (run and interrupt ids)."""
     head = json.dumps(
         {
             "schema_version": schema_version,
@@ -220,7 +229,9 @@ def prompt_from_rows(
             "instructions": instructions,
         }
         | (
-            {"parent": {"run_id": parent[0], "interrupt_id": parent[1]}}
+            {"parent": json.loads(fork_origin)}
+            if fork_origin is not None
+            else {"parent": {"run_id": parent[0], "interrupt_id": parent[1]}}
             if parent is not None
             else {}
         )

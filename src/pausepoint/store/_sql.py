@@ -43,6 +43,7 @@ from ._rows import (
     HEADER_COLUMNS,
     aware,
     damage_of,
+    fork_origin_to_json,
     model_pause_to_json,
     pending_of,
     pending_to_json,
@@ -55,7 +56,7 @@ from ._triage import TriagePage, backfill, pause_columns, title_of, triage_query
 __all__ = ["STORE_SCHEMA_VERSION", "Cursor", "SQLStore"]
 
 # The version of the tables below; raise it with a migration when they change.
-STORE_SCHEMA_VERSION = 3
+STORE_SCHEMA_VERSION = 4
 
 # What brings tables of each older version to the next one: statements, or functions of
 # the cursor and `SQLStore._run` for what SQL alone cannot compute.
@@ -71,6 +72,9 @@ _MIGRATIONS: dict[int, tuple[str | Callable[[Any, Any], None], ...]] = {
         "ALTER TABLE pausepoint_runs ADD COLUMN ignored_at TEXT",
         backfill,
     ),
+    # Where a fork came from, fork point included (Prompt.parent, as JSON): the parent
+    # columns keep only the run and an interrupt. Older forks keep what those say.
+    3: ("ALTER TABLE pausepoint_runs ADD COLUMN fork_origin TEXT",),
 }
 
 Clock = Callable[[], datetime]
@@ -176,8 +180,8 @@ class SQLStore(RunStore):
                     "INSERT INTO pausepoint_runs (run_id, thread_id, agent, status, pending, "
                     "version, item_count, created_at, updated_at, schema_version, "
                     "instructions, parent_run_id, parent_interrupt_id, model_pause, "
-                    "title, pause_kind, pause_args) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "title, pause_kind, pause_args, fork_origin) "
+                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         prompt.run_id,
                         prompt.thread_id,
@@ -195,6 +199,7 @@ class SQLStore(RunStore):
                         title_of(texts, title),
                         kind,
                         arguments,
+                        fork_origin_to_json(prompt.parent),
                     ),
                 )
                 if items:
@@ -279,6 +284,9 @@ class SQLStore(RunStore):
         if not isinstance(change.model_pause, Keep):
             sets.append("model_pause = ?")
             params.append(model_pause_to_json(change.model_pause))
+        if not isinstance(change.parent, Keep):
+            sets.append("fork_origin = ?")
+            params.append(fork_origin_to_json(change.parent))
         if change.release:
             if owner is None:
                 raise StoreUsageError(
@@ -380,7 +388,7 @@ class SQLStore(RunStore):
             head = self._run(
                 cur,
                 "SELECT schema_version, thread_id, instructions, version, item_count, "
-                "parent_run_id, parent_interrupt_id, model_pause "
+                "parent_run_id, parent_interrupt_id, model_pause, fork_origin "
                 "FROM pausepoint_runs WHERE run_id = ?",
                 (run_id,),
             ).fetchone()
@@ -406,6 +414,7 @@ class SQLStore(RunStore):
                 items=(row[0] for row in rows),
                 parent=(head[5], head[6]) if head[5] is not None and head[6] is not None else None,
                 model_pause=head[7],
+                fork_origin=head[8],
             )
         except UnsupportedSchemaVersionError:
             raise  # written by a newer pausepoint: not damage, and its message says so

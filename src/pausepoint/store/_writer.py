@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..transcript import Item, Prompt, ToolCall
+from ..transcript import ForkOrigin, Item, Prompt, ToolCall
 from ._contract import KEEP, Change, Keep, PendingSummary, RunStore, Seconds, Write
 from ._errors import StoreUsageError
 from ._rows import pending_of
@@ -91,6 +91,7 @@ class RunWriter:
         self._count = len(prompt.items)
         self._instructions = prompt.instructions
         self._model_pause = prompt.model_pause
+        self._parent = _copied(prompt.parent)
         self._pending = pending_of(prompt)
         self._open: dict[int, _Marker] = {}
         for position, item in enumerate(prompt.items):
@@ -180,6 +181,7 @@ class RunWriter:
             and pending == self._pending
             and (prompt.instructions == self._instructions)
             and (prompt.model_pause == self._model_pause)
+            and (prompt.parent == self._parent)
         ):
             return None
         return Change(
@@ -190,6 +192,7 @@ class RunWriter:
                 prompt.instructions if prompt.instructions != self._instructions else KEEP
             ),
             model_pause=(prompt.model_pause if prompt.model_pause != self._model_pause else KEEP),
+            parent=_copied(prompt.parent) if prompt.parent != self._parent else KEEP,
         )
 
     def save(
@@ -241,6 +244,7 @@ class RunWriter:
                 pending=change.pending,
                 instructions=change.instructions,
                 model_pause=change.model_pause,
+                parent=change.parent,
                 release=release,
             )
         start = self._count
@@ -281,6 +285,8 @@ class RunWriter:
             self._instructions = change.instructions
         if not isinstance(change.model_pause, Keep):
             self._model_pause = change.model_pause
+        if not isinstance(change.parent, Keep):
+            self._parent = change.parent
         if change.release:
             self.owner = None
         return self.version
@@ -307,3 +313,8 @@ class RunWriter:
     def pending(self) -> tuple[PendingSummary, ...]:
         """The pending interrupts as last saved."""
         return self._pending
+
+
+def _copied(origin: ForkOrigin | None) -> ForkOrigin | None:
+    """A copy of a fork's origin that later edits of the run's own do not move."""
+    return origin.model_copy(deep=True) if origin is not None else None

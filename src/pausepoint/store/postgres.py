@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS pausepoint_runs (
     pause_kind TEXT,
     pause_args TEXT,
     ignored_by TEXT,
-    ignored_at TEXT
+    ignored_at TEXT,
+    fork_origin TEXT
 ) WITH (fillfactor = 50);
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_status ON pausepoint_runs (status);
 CREATE TABLE IF NOT EXISTS pausepoint_items (

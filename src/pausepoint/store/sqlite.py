@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS pausepoint_runs (
     pause_kind TEXT,
     pause_args TEXT,
     ignored_by TEXT,
-    ignored_at TEXT
+    ignored_at TEXT,
+    fork_origin TEXT
 );
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_update ON pausepoint_runs (updated_at);
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_status ON pausepoint_runs (status, updated_at);
