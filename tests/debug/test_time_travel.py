@@ -168,6 +168,39 @@ async def test_editing_is_refused_once_the_fork_has_moved_on() -> None:
     assert fork.prompt.items[0].text == "Refund order 42"  # type: ignore[union-attr]
 
 
+async def test_a_stepping_fork_paused_again_at_a_later_turn_has_moved_on() -> None:
+    """Step asks the model at the fork point and pauses before the next request: the
+    items before the fork point were read by the model, so they are not edited any more."""
+    model = RecordingModel(refund_script())
+    run = refund_agent(Ledger(), model).new_run("Refund order 42", step=True)
+    while run.status == "paused" or run.status == "idle":
+        await run.debug.continue_() if run.status == "paused" else await run.run()
+    fork = run.fork(at=ModelTurn(1))
+    assert fork.editable_items == [0, 2]
+    await fork.debug.step()
+    while fork.status == "interrupted":  # stepping: before each call too
+        await fork.debug.step()
+    assert fork.status == "paused"  # before turn 2's request
+    assert fork.editable_items == []
+    with pytest.raises(ForkMovedOnError, match="moved on from turn 1"):
+        fork.edit_item(0, text="again")
+    assert fork.prompt.items[0].text == "Refund order 42"  # type: ignore[union-attr]
+
+
+async def test_an_edit_is_an_event_and_the_open_view_shows_it() -> None:
+    run, _, _ = await finished_refund()
+    fork = run.fork(at=ModelTurn(2))
+    heard: list[tuple[int, str]] = []
+    fork.on("item_edited", lambda e: heard.append((e.position, e.item.text)))
+    view = fork.view
+
+    fork.edit_item(0, text="Refund order 43")
+
+    assert heard == [(0, "Refund order 43")]
+    assert view.items[0]["text"] == "Refund order 43"  # sent at once, no loop needed
+    assert view.editable == fork.editable_items == [0, 2, 4]
+
+
 async def test_editing_needs_a_turn_fork_and_the_right_field() -> None:
     run, _, _ = await finished_refund()
     with pytest.raises(UsageError, match="ModelTurn"):

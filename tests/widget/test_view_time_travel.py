@@ -10,7 +10,7 @@ from tests.debug.helpers import Ledger, RecordingModel, refund_agent, refund_scr
 from tests.helpers import until
 from tests.widget.recording import RecordingComm, comms, response_to
 
-from pausepoint import AgentRun, ToolCall
+from pausepoint import AgentRun, ModelTurn, ToolCall
 
 __all__ = ["comms"]
 
@@ -161,3 +161,84 @@ async def test_compare_shows_what_each_branch_did_at_a_tool_call_and_a_turn(
     ]
     assert value["fork"]["said"] == "Asked the model again"
     assert value["fork"]["items"][0]["text"] == "Refunded."
+
+
+async def test_a_fork_at_a_turn_has_its_message_and_a_result_edited_from_its_view(
+    comms: list[RecordingComm],
+) -> None:
+    """Go back to turn 2, edit the message and the lookup's result from the fork's view:
+    the model is asked again with both, and the fork is named by what was edited."""
+    run, comm, _, model = await finished()
+    response = await response_to(comm, {"type": "fork", "requestId": "f1", "turn": 2, "open": True})
+    assert response["ok"] is True
+    (fork,) = run.forks
+    child = fork.view.comm
+    assert isinstance(child, RecordingComm)
+    lookup = next(i for i, item in enumerate(fork.prompt.items) if isinstance(item, ToolCall))
+    assert fork.view.editable == [0, 2, 4]  # the message and both calls; not the turns
+
+    said = {"type": "edit_item", "requestId": "e1", "position": 0, "text": "Refund order 43"}
+    assert (await response_to(child, said))["ok"] is True
+    edited = {"type": "edit_item", "requestId": "e2", "position": lookup}
+    edited["result"] = {"order": 43, "total": 9_000}
+    assert (await response_to(child, edited))["ok"] is True
+
+    # The front end got both items, as it shows them; the names follow.
+    sent = {m["start"]: m["items"][0] for m in child.custom("items")}
+    assert sent[0]["text"] == "Refund order 43"
+    assert sent[lookup]["result"] == {"order": 43, "total": 9_000}
+    assert fork.fork_name == "asked again at turn 2 with 2 items edited"
+    await until(lambda: run.view.forks[0]["name"] == fork.fork_name)
+
+    go_on = {"type": "debug", "requestId": "g1", "action": "continue"}
+    assert (await response_to(child, go_on))["ok"] is True
+    await until(lambda: fork.view.status == "completed")
+    asked = model.received[-1]
+    assert asked.items[0].text == "Refund order 43"  # type: ignore[union-attr]
+    assert asked.items[lookup].result == {"order": 43, "total": 9_000}  # type: ignore[union-attr]
+    assert fork.view.editable == []  # it moved on: nothing to edit before it any more
+    late = {"type": "edit_item", "requestId": "e3", "position": 0, "text": "Again"}
+    refused = await response_to(child, late)
+    assert refused["ok"] is False
+    assert refused["error"]["name"] == "ForkMovedOnError"
+
+
+@pytest.mark.parametrize(
+    ("request_", "says"),
+    [
+        ({"position": 0}, "one of text or result"),
+        ({"position": "0", "text": "x"}, "position: <int>"),
+        ({"position": 0, "text": "x", "result": 1}, "one of text or result"),
+        ({"position": 1, "text": "x"}, "Item 1 is a AssistantMessage"),
+        ({"position": 9, "text": "x"}, "pick a position from 0"),
+        ({"position": 0, "text": 5}, "text: <str>"),
+    ],
+)
+async def test_a_bad_edit_from_the_view_is_refused_and_changes_nothing(
+    comms: list[RecordingComm], request_: dict[str, Any], says: str
+) -> None:
+    run, _, _, _ = await finished()
+    fork = run.fork(at=ModelTurn(2))
+    child = fork.view.comm
+    assert isinstance(child, RecordingComm)
+    before = fork.prompt.model_dump_json()
+
+    refused = await response_to(child, {"type": "edit_item", "requestId": "e1", **request_})
+
+    assert refused["ok"] is False
+    assert says in refused["error"]["message"]
+    assert fork.prompt.model_dump_json() == before
+
+
+async def test_a_run_that_is_not_a_fork_at_a_turn_offers_nothing_to_edit(
+    comms: list[RecordingComm],
+) -> None:
+    run, comm, _, _ = await finished()
+    at_call = run.fork(at=refund_call(run).id)
+    assert run.view.editable == []
+    assert at_call.view.editable == []
+    refused = await response_to(
+        comm, {"type": "edit_item", "requestId": "e1", "position": 0, "text": "x"}
+    )
+    assert refused["ok"] is False
+    assert "fork made at a model turn" in refused["error"]["message"]

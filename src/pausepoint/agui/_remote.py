@@ -215,6 +215,13 @@ class RemoteRun:
     def fork(self, *, at: str | ModelTurn) -> AgentRun:
         raise UsageError("A remote run cannot be forked from here; fork it on its server.")
 
+    @property
+    def editable_items(self) -> list[int]:
+        return []
+
+    def edit_item(self, position: int, *, text: str = "", result: Any = None) -> None:
+        raise UsageError("A remote run's items are edited where it runs, on its server.")
+
     def on(self, name: EventName, handler: EventHandler) -> Callable[[], None]:
         """Call `handler` with each event `name` (or `"*"`: every event), as `AgentRun.on`."""
         return self._handlers.on(name, handler)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -16,6 +17,7 @@ from ..transcript import (
     InterruptEntry,
     Resolution,
     ToolCall,
+    UserMessage,
 )
 
 if TYPE_CHECKING:
@@ -30,6 +32,7 @@ __all__ = [
     "Events",
     "FailedEvent",
     "InterruptedEvent",
+    "ItemEditedEvent",
     "MessageEvent",
     "ResolvedEvent",
     "RunFinishedEvent",
@@ -51,6 +54,7 @@ EventName = Literal[
     "interrupted",
     "resolved",
     "set_aside",
+    "item_edited",
     "completed",
     "failed",
     "cancelled",
@@ -123,6 +127,16 @@ class SetAsideEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class ItemEditedEvent:
+    """`AgentRun.edit_item` changed `item`, at `position` in the transcript, of a fork
+    made at a model turn, before the model is asked again."""
+
+    name: ClassVar[str] = "item_edited"
+    item: UserMessage | ToolCall
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
 class CompletedEvent:
     name: ClassVar[str] = "completed"
     result: AgentRunResult
@@ -163,6 +177,7 @@ Event: TypeAlias = (
     | InterruptedEvent
     | ResolvedEvent
     | SetAsideEvent
+    | ItemEditedEvent
     | CompletedEvent
     | FailedEvent
     | CancelledEvent
@@ -197,6 +212,25 @@ class Events:
         handlers = self._handlers
         return bool(handlers.get(name) or handlers.get("*"))
 
+    def emit_now(self, event: Event) -> None:
+        """Deliver `event` from code that cannot wait (an edit between stretches): a
+        coroutine handler runs as a task of the running loop, or is dropped with a warning
+        when none runs."""
+        handlers = [*self._handlers.get(event.name, ()), *self._handlers.get("*", ())]
+        for handler in handlers:
+            try:
+                outcome = handler(event)
+                if outcome is not None and inspect.isawaitable(outcome):
+                    _schedule(outcome, event.name)
+            except Exception as exc:
+                logger.error(
+                    "A %r event handler raised %s: %s.",
+                    event.name,
+                    type(exc).__name__,
+                    exc,
+                    exc_info=logger.isEnabledFor(logging.DEBUG),
+                )
+
     async def emit(self, event: Event) -> None:
         named = self._handlers.get(event.name)
         every = self._handlers.get("*")
@@ -218,3 +252,20 @@ class Events:
                     exc,
                     exc_info=logger.isEnabledFor(logging.DEBUG),
                 )
+
+
+_SCHEDULED: set[asyncio.Future[None]] = set()
+"""Handlers `emit_now` started, kept until they end."""
+
+
+def _schedule(outcome: Awaitable[None], name: str) -> None:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        if inspect.iscoroutine(outcome):
+            outcome.close()
+        logger.warning("A coroutine handler of %r was not run: no event loop is running.", name)
+        return
+    task = asyncio.ensure_future(outcome)
+    _SCHEDULED.add(task)
+    task.add_done_callback(_SCHEDULED.discard)

@@ -18,6 +18,7 @@ from ..transcript import (
     set_aside_replies,
     set_fields,
 )
+from ._events import ItemEditedEvent
 from ._forks import ModelTurn, fork_name, fork_prompt
 
 if TYPE_CHECKING:
@@ -95,6 +96,17 @@ class RunHistory:
         refund", "asked again at turn 3"); None for a run that is not a fork."""
         return fork_name(cast("AgentRun", self).prompt)
 
+    @property
+    def editable_items(self) -> list[int]:
+        """The positions `edit_item` changes now: the user messages and tool calls of a fork
+        made at a model turn that has not asked the model since (empty otherwise)."""
+        run = cast("AgentRun", self)
+        if not _at_fork_point(run):
+            return []
+        return [
+            i for i, item in enumerate(run.prompt.items) if isinstance(item, UserMessage | ToolCall)
+        ]
+
     def edit_item(self, position: int, *, text: str = _UNSET, result: Any = _UNSET) -> None:
         """Change an item of a fork made at a model turn before the model is asked again:
         a user message's `text`, or a tool call's `result` (what the model reads as its
@@ -115,7 +127,7 @@ class RunHistory:
                 "edit_item changes a fork made at a model turn before it asks the model "
                 "again: make one with run.fork(at=ModelTurn(n)) and edit that."
             )
-        if prompt.model_pause is None or run.busy:
+        if not _at_fork_point(run):
             raise ForkMovedOnError(
                 f"This fork has moved on from turn {origin.turn}: the model was asked again "
                 f"since it was made. Fork again with run.fork(at=ModelTurn({origin.turn})) "
@@ -142,6 +154,18 @@ class RunHistory:
         _write(run, index, changes)
 
 
+def _at_fork_point(run: AgentRun) -> bool:
+    """Whether `run` is a fork made at a model turn that still waits before that turn: the
+    model was not asked since (a fork that moved on and paused again by stepping has more
+    assistant turns than its fork point)."""
+    prompt = run.prompt
+    origin = prompt.parent
+    if origin is None or origin.point != "turn" or prompt.model_pause is None or run.busy:
+        return False
+    turns = sum(1 for item in prompt.items if isinstance(item, AssistantMessage))
+    return turns == origin.turn
+
+
 def _write(run: AgentRun, index: int, changes: dict[str, Any]) -> None:
     """Change item `index` of `run` and note it in `parent.edited`; saved at once for a
     stored run (a refused save leaves the item as it was)."""
@@ -155,15 +179,16 @@ def _write(run: AgentRun, index: int, changes: dict[str, Any]) -> None:
     if index not in origin.edited:
         origin.edited.append(index)
     durable = run._stretch.durable
-    if durable is None:
-        return
-    try:
-        durable.hold()
+    if durable is not None:
         try:
-            durable.save(prompt, run.status, (index,), release=True)
-        finally:
-            durable.let_go()
-    except BaseException:
-        set_fields(item, **before)
-        origin.edited[:] = edited
-        raise
+            durable.hold()
+            try:
+                durable.save(prompt, run.status, (index,), release=True)
+            finally:
+                durable.let_go()
+        except BaseException:
+            set_fields(item, **before)
+            origin.edited[:] = edited
+            raise
+    assert isinstance(item, UserMessage | ToolCall)
+    run._events.emit_now(ItemEditedEvent(item, index))

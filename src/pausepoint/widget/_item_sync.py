@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..run import (
     Event,
     InterruptedEvent,
+    ItemEditedEvent,
     MessageEvent,
     ResolvedEvent,
     SetAsideEvent,
@@ -115,7 +116,7 @@ class ItemSync:
             position = self._positions.get(event.tool_call.id)
             if position is not None:
                 self._changed.add(position)
-        elif isinstance(event, SetAsideEvent):
+        elif isinstance(event, SetAsideEvent | ItemEditedEvent):
             self._changed.add(event.position)
         return False
 

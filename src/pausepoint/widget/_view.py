@@ -62,6 +62,9 @@ class RunView(anywidget.AnyWidget):
     forks: traitlets.List[Any] = traitlets.List().tag(sync=True)
     fork_view = traitlets.Any(None).tag(sync=True, **ipywidgets.widget_serialization)
     """The view of the fork shown in place below this one (None: none is)."""
+    editable: traitlets.List[Any] = traitlets.List().tag(sync=True)
+    """The positions of the items a person can edit now (`AgentRun.editable_items`: a
+    fork made at a model turn, before it asks the model again)."""
     load_line = traitlets.Unicode("").tag(sync=True)
     """For a stored run, the line that rebuilds it after a restart; empty otherwise."""
 
@@ -87,6 +90,7 @@ class RunView(anywidget.AnyWidget):
             },
             items=[item_json(item, i) for i, item in enumerate(prompt.items)],
             forks=[{**f, "open": False} for f in forks_of(run)],
+            editable=run.editable_items,
             load_line=load_line(run),
             _front_end=shared_front_end(_STATIC),
         )
@@ -212,7 +216,8 @@ class RunView(anywidget.AnyWidget):
             sync.pacing = False
         if stopped:
             sync.now()
-        sync.poke(text_only)
+        else:
+            sync.poke(text_only)
 
     def sync_at_cell_end(self) -> None:
         """Send the whole transcript once if it changed since the last time, and the small

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..errors import UsageError
 from ._debug_view import answer_debug_request, branches
 from ._find import find_handler
-from ._preview import bounded, bounded_item, index_of, ref_of, resolve
+from ._preview import bounded, bounded_item, index_of, is_preview, ref_of, resolve
 from ._requests import (
     ANSWER_ENVELOPE,
     ANSWERS,
@@ -93,6 +93,33 @@ def view_handlers(view: _View) -> dict[str, Handler]:
                 view.show_fork(served["runId"])
         return Served(served)
 
+    def edit_item(request: Request) -> HandOver:
+        # An item of a fork made at a model turn, before the model is asked again.
+        shape = "{type: edit_item, position: <int>, text: <str>} or {..., result: <JSON>}"
+        content = request.content
+        position = content.get("position")
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise RequestRefused("bad-request", f"Expected {shape}.")
+        if ("text" in content) == ("result" in content):
+            raise RequestRefused("bad-request", f"Expected {shape}: one of text or result.")
+        if "text" in content:
+            changes: dict[str, Any] = {"text": request.text("text", shape)}
+        elif is_preview(content["result"]):
+            raise RequestRefused(
+                "bad-request",
+                "The result holds a preview of a large value, not the value itself. Show the "
+                "whole value first, or edit it from code with `fork.edit_item(...)`.",
+            )
+        else:
+            changes = {"result": content["result"]}
+        run = view.run
+
+        async def start(recorded: Callable[[], object]) -> None:
+            run.edit_item(position, **changes)
+            recorded()
+
+        return HandOver(loop(), start)
+
     def show_fork(request: Request) -> Served:
         view.show_fork(request.optional_text("fork", "{type: show_fork, fork: <run id> or null}"))
         return Served()
@@ -113,6 +140,7 @@ def view_handlers(view: _View) -> dict[str, Handler]:
         "fork": debug,
         "branches": debug,
         "show_fork": show_fork,
+        "edit_item": edit_item,
         "find": find_handler(view.run),
         "follow": follow,
     }

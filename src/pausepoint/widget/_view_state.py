@@ -7,7 +7,14 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..run import Event, InterruptedEvent, ResolvedEvent, RunFinishedEvent, RunStartedEvent
+from ..run import (
+    Event,
+    InterruptedEvent,
+    ItemEditedEvent,
+    ResolvedEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+)
 from ._cards import card_for
 from ._status import status_of
 
@@ -27,6 +34,7 @@ class _View(Protocol):
     error: Any
     started_at: float | None
     pending: list[Any]
+    editable: list[Any]
 
     def hold_sync(self) -> AbstractContextManager[Any]: ...
 
@@ -60,17 +68,27 @@ def own_cards(run: ViewedRun) -> list[dict[str, Any]]:
 
 def show_event(view: _View, event: Event) -> bool:
     """Set the traits `event` changes; True when the run ended (completed, failed or
-    cancelled), the moment to send everything at once. A stretch that ends at a pause
-    is sent paced like any change: a run answered from code pauses hundreds of times a
-    second, and the front end needs only the latest state (within one interval)."""
+    cancelled) or a person edited an item, the moments to send everything at once. A
+    stretch that ends at a pause is sent paced like any change: a run answered from code
+    pauses hundreds of times a second, and the front end needs only the latest state
+    (within one interval)."""
     if isinstance(event, RunStartedEvent):
         with view.hold_sync():
             view.status, view.error = status_of(view.run)
             view.started_at = time.time() * 1000
+            if view.editable:
+                view.editable = []
     elif isinstance(event, InterruptedEvent | ResolvedEvent):
         view.pending = view.cards()
+    elif isinstance(event, ItemEditedEvent):
+        # A person's edit between stretches: sent at once (no loop need be running).
+        view.editable = view.run.editable_items
+        return True
     elif isinstance(event, RunFinishedEvent):
         view.pending = view.cards()
         view.status, view.error = status_of(view.run)  # settled before run_finished
+        editable = view.run.editable_items
+        if editable != view.editable:
+            view.editable = editable
         return view.status not in ("interrupted", "paused")
     return False
