@@ -201,6 +201,11 @@ export interface RunViewTraits {
   forks: ForkInfo[];
   /** The view of the fork shown in place below this one (`IPY_MODEL_<id>`), or null. */
   fork_view: string | null;
+  /** Positions of the items a person can edit now: a fork made at a model turn, before it
+   * asks the model again (`AgentRun.editable_items`). */
+  editable: number[];
+  /** Positions of the items a person edited in this fork (`ForkOrigin.edited`). */
+  edited: number[];
 }
 
 /** One waiting run as a row of the inbox's triage list (pausepoint/widget/_inbox_triage.py). */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { forkAtStep } from "../src/components/Scrubber";
 import { stepsOf } from "../src/lib/past";
 import { finished } from "./fixtures-past";
-import { click, FakeModel, flushMicrotasks, initialize, type Mounted, mount, openDebug, typeInto, widgetOf, within } from "./helpers";
+import { click, FakeModel, flushMicrotasks, initialize, isDisabled, type Mounted, mount, openDebug, typeInto, widgetOf, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
@@ -194,6 +194,72 @@ describe("comparing a fork that went back to a tool call", () => {
       "Ran with edited arguments: cents 500 → 50",
     ]);
     expect(columns[1]!.querySelector("h4")!.textContent).toContain("edited cents at refund");
+    done();
+  });
+});
+
+/** A fork made at turn 1 of `finished`: its user message and the lookup, before turn 1. */
+const atTurn = finished.slice(0, 3);
+
+describe("Editing a fork made at a turn", () => {
+  it("offers Edit on the message and Edit result on the call, and sends the new words", async () => {
+    const { model, view, done } = setup({ status: "paused", items: atTurn, editable: [0, 2], edited: [] });
+    const edits = view.qa("pp-edit-item");
+    expect(edits.map((b) => [b.dataset.position, b.textContent])).toEqual([
+      ["0", "Edit"],
+      ["2", "Edit result"],
+    ]);
+    click(edits[0]!);
+    const box = view.get("pp-edit-text") as HTMLTextAreaElement;
+    expect(box.value).toBe("Refund order 42");
+    typeInto(box, "Refund order 43");
+    click(view.get("pp-edit-save"));
+    expect(model.lastRequest()).toMatchObject({ type: "edit_item", position: 0, text: "Refund order 43" });
+    await model.respond({ ok: true });
+    expect(view.q("pp-item-editor")).toBeNull(); // closed once the kernel took it
+    done();
+  });
+
+  it("edits a JSON result as JSON, and refuses to send what does not parse", () => {
+    const { model, view, done } = setup({ status: "paused", items: atTurn, editable: [0, 2], edited: [] });
+    click(view.qa("pp-edit-item")[1]!);
+    const editor = view.get("pp-json-editor") as HTMLTextAreaElement;
+    expect(JSON.parse(editor.value)).toEqual({ total: 12000 });
+    typeInto(editor, "{ total: ");
+    expect(isDisabled(view.get("pp-edit-save"))).toBe(true);
+    typeInto(editor, '{"total": 9000}');
+    click(view.get("pp-edit-save"));
+    expect(model.lastRequest()).toMatchObject({ type: "edit_item", position: 2, result: { total: 9000 } });
+    done();
+  });
+
+  it("shows the kernel's refusal in the editor and keeps the words", async () => {
+    const { model, view, done } = setup({ status: "paused", items: atTurn, editable: [0, 2], edited: [] });
+    click(view.qa("pp-edit-item")[0]!);
+    typeInto(view.get("pp-edit-text"), "Refund order 44");
+    click(view.get("pp-edit-save"));
+    await model.respond({ ok: false, error: { name: "ForkMovedOnError", message: "This fork has moved on from turn 1" } });
+    expect(view.get("pp-item-editor").textContent).toContain("moved on from turn 1");
+    expect((view.get("pp-edit-text") as HTMLTextAreaElement).value).toBe("Refund order 44");
+    done();
+  });
+
+  it("marks what a person edited, and offers nothing once the fork moved on", () => {
+    const { model, view, done } = setup({ status: "paused", items: atTurn, editable: [0, 2], edited: [0] });
+    expect(view.qa("pp-edited-mark").map((m) => m.textContent)).toEqual(["Message edited by a person"]);
+    act(() => {
+      model.set("editable", []);
+      model.set("edited", [0, 2]);
+    });
+    expect(view.qa("pp-edit-item")).toHaveLength(0);
+    expect(view.qa("pp-edited-mark").map((m) => m.textContent)).toEqual(["Message edited by a person", "Result edited by a person"]);
+    done();
+  });
+
+  it("offers no editing on a run that is not a fork at a turn", () => {
+    const { view, done } = setup();
+    expect(view.qa("pp-edit-item")).toHaveLength(0);
+    expect(view.qa("pp-edited-mark")).toHaveLength(0);
     done();
   });
 });

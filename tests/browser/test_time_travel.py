@@ -121,3 +121,74 @@ def test_a_fork_made_in_the_view_from_a_tool_call_runs_it_with_an_edited_argumen
     )
     view.get_by_test_id("pp-branches").first.scroll_into_view_if_needed()
     nb.screenshot("time-travel-compare")
+
+
+CHECK_TURN = """
+fork = run.forks[0]
+print("TURN", fork.result.status, "|", fork.fork_name, "|", fork.prompt.items[0].text, "|",
+      fork.prompt.output, "|", executed, "|", asked)
+"""
+
+
+def test_a_fork_made_in_the_view_at_a_turn_has_its_message_and_a_result_edited_there(
+    open_notebook: OpenNotebook,
+) -> None:
+    """Go back to turn 1 from the Debug panel: in the fork, opened in place, Edit the
+    message and the lookup's result, then Continue: the model reads both edits, nothing
+    before turn 1 is asked again, and the rows say what a person changed."""
+    nb = open_notebook("time-travel-turn", [SETUP, CHECK_TURN])
+    nb.run_cell(0)
+    view = nb.widget(0)
+    expect(view.get_by_test_id("pp-status")).to_have_attribute(
+        "data-status", "completed", timeout=60_000
+    )
+    view.get_by_test_id("pp-debug").locator("summary").first.click()
+    view.locator('[data-testid="pp-debug-turn"][data-turn="1"]').get_by_test_id(
+        "pp-go-back-turn"
+    ).click()
+
+    shown = view.get_by_test_id("pp-fork-view")
+    expect(shown.get_by_test_id("pp-fork-view-name")).to_have_text(
+        "asked again at turn 1", timeout=30_000
+    )
+    fork = shown.locator(".pp-root")
+    expect(fork.get_by_test_id("pp-status")).to_have_attribute("data-status", "paused")
+    edits = fork.get_by_test_id("pp-edit-item")
+    expect(edits).to_have_count(2)  # the message and the lookup; not the assistant's turn
+
+    # The message, in words.
+    edits.first.click()
+    words = fork.get_by_test_id("pp-edit-text")
+    expect(words).to_have_value("Refund order 42")
+    words.fill("Refund order 43")
+    fork.get_by_test_id("pp-edit-save").click()
+    expect(fork.get_by_test_id("pp-item-editor")).to_have_count(0, timeout=30_000)
+    message = fork.locator('[data-testid="pp-item"][data-type="user"]').first
+    expect(message).to_contain_text("Refund order 43")
+    expect(message.get_by_test_id("pp-edited-mark")).to_have_text("Message edited by a person")
+
+    # The lookup's result, as JSON.
+    fork.get_by_test_id("pp-edit-item").last.click()
+    editor = fork.get_by_test_id("pp-json-editor")
+    editor.fill('{"order": 43}')
+    fork.get_by_test_id("pp-edit-save").click()
+    expect(fork.get_by_test_id("pp-item-editor")).to_have_count(0, timeout=30_000)
+    expect(fork.get_by_test_id("pp-edited-mark")).to_have_count(2)
+    expect(shown.get_by_test_id("pp-fork-view-name")).to_have_text(
+        "asked again at turn 1 with 2 items edited", timeout=30_000
+    )
+    shown.scroll_into_view_if_needed()
+    nb.screenshot("time-travel-turn-edited")
+
+    fork.get_by_test_id("pp-debug-continue").click()
+    expect(fork.get_by_test_id("pp-status")).to_have_attribute(
+        "data-status", "completed", timeout=60_000
+    )
+    expect(fork.get_by_test_id("pp-edit-item")).to_have_count(0)  # it moved on
+    nb.run_cell(1)
+    # The run asked for turns 0, 1, 2; the fork for 1 and 2 only: nothing before turn 1.
+    expect(nb.output(1).last).to_contain_text(
+        "TURN completed | asked again at turn 1 with 2 items edited | Refund order 43 | "
+        "Refunded refunded 12000. | [12000, 12000] | [0, 1, 2, 1, 2]",
+        timeout=30_000,
+    )

@@ -188,6 +188,7 @@ async def test_a_fork_at_a_turn_has_its_message_and_a_result_edited_from_its_vie
     assert sent[0]["text"] == "Refund order 43"
     assert sent[lookup]["result"] == {"order": 43, "total": 9_000}
     assert fork.fork_name == "asked again at turn 2 with 2 items edited"
+    assert fork.view.edited == [0, lookup]
     await until(lambda: run.view.forks[0]["name"] == fork.fork_name)
 
     go_on = {"type": "debug", "requestId": "g1", "action": "continue"}

@@ -1,16 +1,17 @@
 import { html } from "htm/preact";
 import type { VNode } from "preact";
-import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { fork, type Outcome } from "../kernel/protocol";
 import { useKernel } from "../kernel/requests";
 import { memo } from "../lib/memo";
 import { remoteOf } from "../lib/remote";
 import { hasHidden } from "../lib/unicode";
-import type { AssistantItem, FoundItem, Item, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
+import type { AssistantItem, FoundItem, Item, Json, Model, PendingCard, ToolCallRequest, ToolItem } from "../types";
 import { Boundary } from "./Boundary";
 import { Card } from "./Card";
 import { DecisionLines } from "./DecisionLines";
 import { FindBar, type Shown, useRunning } from "./FindBar";
+import { ItemEditor } from "./ItemEditor";
 import { Markdown } from "./Markdown";
 import { MessageBox } from "./MessageBox";
 import { PinnedStrip, usePinnedRows, usePins } from "./Pins";
@@ -29,7 +30,29 @@ const STOPPED_REASON = "cancelled";
 /** Under a turn set aside by Retry (the saved snapshot says the same: `_snapshot.SET_ASIDE_NOTE`). */
 export const SET_ASIDE_NOTE = "Set aside: Retry asked the model again without this turn.";
 
-function MessageRow({ item }: { item: Item & { type: "user" | "assistant" } }) {
+/** A fork's item a person may edit now (`editAt`: its position), or edited before. */
+interface Editing {
+  editAt?: number | null;
+  edited?: boolean;
+}
+
+/** "Edit" under an item a person may edit, the editor while it is open, and the mark
+ * "edited by a person" on one they did. */
+function EditBar({ editAt = null, edited = false, what, open, onOpen }: Editing & { what: string; open: boolean; onOpen: () => void }) {
+  if (editAt === null && !edited) return null;
+  return html`<div class="pp-edit-bar">
+    ${edited ? html`<span class="pp-edited-mark" data-testid="pp-edited-mark">${what} edited by a person</span>` : null}
+    ${
+      editAt !== null && !open
+        ? html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-edit-item" data-position=${editAt}
+          title="Change it before the model is asked again" onClick=${onOpen}>${what === "Message" ? "Edit" : "Edit result"}</button>`
+        : null
+    }
+  </div>`;
+}
+
+function MessageRow({ item, editAt = null, edited = false }: { item: Item & { type: "user" | "assistant" } } & Editing) {
+  const [editing, setEditing] = useState(false);
   const who = item.type === "user" ? "You" : "Assistant";
   const stopped = item.type === "assistant" && item.call?.finish_reason === STOPPED_REASON;
   const aside = item.type === "assistant" ? (item.set_aside ?? null) : null;
@@ -46,14 +69,21 @@ function MessageRow({ item }: { item: Item & { type: "user" | "assistant" } }) {
           ? html`<p class="pp-muted pp-stopped-note" data-testid="pp-stopped-note">Stopped here. Continue goes on from it; Retry asks the model again without it.</p>`
           : null
     }
+    <${EditBar} editAt=${editAt} edited=${edited} what="Message" open=${editing} onOpen=${() => setEditing(true)} />
+    ${editing && editAt !== null ? html`<${ItemEditor} position=${editAt} edited=${{ kind: "text", text: item.text ?? "" }} onDone=${() => setEditing(false)} />` : null}
   </div>`;
 }
 
 /** A row is drawn again only when its item (or card) object changes; one that fails to
  * draw shows its raw text, and the others stay. */
-const Message = memo(function ContainedMessage({ item }: { item: Item & { type: "user" | "assistant" } }) {
-  return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} /></${Boundary}>`;
+const Message = memo(function ContainedMessage({ item, editAt = null, edited = false }: { item: Item & { type: "user" | "assistant" } } & Editing) {
+  return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} editAt=${editAt} edited=${edited} /></${Boundary}>`;
 });
+
+/** The result of a call as the editor starts from. */
+function resultOf(call: ToolItem): Json {
+  return call.result === undefined ? null : (call.result as Json);
+}
 
 function ToolRowImpl({
   call,
@@ -67,6 +97,8 @@ function ToolRowImpl({
   pinned = false,
   onPin = null,
   target = false,
+  editAt = null,
+  edited = false,
 }: {
   call: ToolItem;
   card: PendingCard | null;
@@ -81,12 +113,15 @@ function ToolRowImpl({
   onPin?: ((callId: string) => void) | null;
   /** The step a jump went to. */
   target?: boolean;
-}) {
+} & Editing) {
+  const [editing, setEditing] = useState(false);
   // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
   const classes = `pp-row${aside ? " pp-set-aside" : ""}${target ? " pp-target" : ""}`;
   return html`<div class=${classes} data-testid="pp-row" data-set-aside=${aside ? "true" : null} data-target=${target ? "true" : null}>
     <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null || cardElsewhere} onGoBack=${goBack}
       toggled=${toggled} onToggle=${onToggle} pinned=${pinned} onPin=${onPin} /><${DecisionLines} call=${call} /></${Boundary}>
+    <${EditBar} editAt=${editAt} edited=${edited} what="Result" open=${editing} onOpen=${() => setEditing(true)} />
+    ${editing && editAt !== null ? html`<${ItemEditor} position=${editAt} edited=${{ kind: "result", result: resultOf(call) }} onDone=${() => setEditing(false)} />` : null}
     ${card ? html`<${Boundary} value=${card} label="card"><${Card} card=${card} readOnly=${readOnly} /></${Boundary}>` : null}
   </div>`;
 }
@@ -107,7 +142,7 @@ function standIn(call: ToolCallRequest): ToolItem {
 }
 
 export type Row =
-  | { key: string; kind: "message"; item: Item & { type: "user" | "assistant" } }
+  | { key: string; kind: "message"; item: Item & { type: "user" | "assistant" }; position: number }
   | { key: string; kind: "tool"; call: ToolItem; aside?: boolean };
 
 // Each tool call's row, one object per record, so that a long run's rows are not made
@@ -146,7 +181,7 @@ export function rowsOf(items: readonly Item[]): Row[] {
       flush();
       aside = item.type === "assistant" && !!item.set_aside;
       const toolsOnly = item.type === "assistant" && !item.text && (item.tool_calls ?? []).length > 0 && !aside;
-      if (!toolsOnly) rows.push({ key: `m-${index}`, kind: "message", item });
+      if (!toolsOnly) rows.push({ key: `m-${index}`, kind: "message", item, position: index });
       if (item.type === "assistant") waiting = ((item as AssistantItem).tool_calls ?? []).filter((c) => !recorded.has(c.id));
     }
   });
@@ -192,13 +227,54 @@ function foundRows(found: readonly FoundItem[], items: readonly Item[]): Row[] {
     const own = items[position];
     const item = own && own.type === sent.type && (own.type !== "tool" || (sent.type === "tool" && own.id === sent.id)) ? own : sent;
     if (item.type === "tool") rows.push({ key: `t-${item.id}`, kind: "tool", call: item });
-    else if (item.text || item.type === "user" || !(item.tool_calls ?? []).length || item.set_aside) rows.push({ key: `m-${position}`, kind: "message", item });
+    else if (item.text || item.type === "user" || !(item.tool_calls ?? []).length || item.set_aside)
+      rows.push({ key: `m-${position}`, kind: "message", item, position });
   }
   return rows;
 }
 
+const NONE: ReadonlySet<number> = new Set();
+
+function editsIn(model: Model | undefined): { editable: ReadonlySet<number>; edited: ReadonlySet<number> } {
+  const editable = model?.get("editable") ?? [];
+  const edited = model?.get("edited") ?? [];
+  return { editable: editable.length ? new Set(editable) : NONE, edited: edited.length ? new Set(edited) : NONE };
+}
+
+/** The positions a person can edit now, and those they edited (a fork made at a turn). */
+function useEdits(model: Model | undefined): { editable: ReadonlySet<number>; edited: ReadonlySet<number> } {
+  const [edits, setEdits] = useState(() => editsIn(model));
+  useLayoutEffect(() => {
+    if (!model) return;
+    const read = () => setEdits(editsIn(model));
+    model.on("change:editable", read);
+    model.on("change:edited", read);
+    read();
+    return () => {
+      model.off("change:editable", read);
+      model.off("change:edited", read);
+    };
+  }, [model]);
+  return edits;
+}
+
 export function Transcript({ items, streaming, pending = [], model, readOnly = false }: TranscriptProps) {
   const rows = useMemo(() => rowsOf(items), [items]);
+  const { editable, edited } = useEdits(model);
+  // Where each call is, only while some item is (or was) edited: a fork at a turn.
+  const callAt = useMemo(() => {
+    const at = new Map<string, number>();
+    if (editable.size === 0 && edited.size === 0) return at;
+    items.forEach((item, i) => {
+      if (item.type === "tool") at.set(item.id, i);
+    });
+    return at;
+  }, [items, editable, edited]);
+  const editsOf = (row: Row): Editing => {
+    const position = row.kind === "message" ? row.position : callAt.get(row.call.id);
+    if (position === undefined) return {};
+    return { editAt: editable.has(position) && !readOnly ? position : null, edited: edited.has(position) };
+  };
   const cards = useMemo(() => (model ? cardsByCall(pending) : new Map<string, PendingCard>()), [pending, model]);
   // "Go back here" on the live transcript's calls: a fork that runs the call again.
   const kernel = useKernel();
@@ -238,8 +314,8 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
   const draw = (row: Row): VNode =>
     row.kind === "tool"
       ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} aside=${!!row.aside} goBack=${goBack}
-          toggled=${toggles.get(row.call.id) ?? null} onToggle=${onToggle} pinned=${pins.has(row.call.id)} onPin=${onPin} target=${row.call.id === targetId} />`
-      : html`<${Message} key=${row.key} item=${row.item} />`;
+          toggled=${toggles.get(row.call.id) ?? null} onToggle=${onToggle} pinned=${pins.has(row.call.id)} onPin=${onPin} target=${row.call.id === targetId} ...${editsOf(row)} />`
+      : html`<${Message} key=${row.key} item=${row.item} ...${editsOf(row)} />`;
   const drawPinned = (row: Row): VNode =>
     row.kind === "tool"
       ? html`<${ToolRow} key=${row.key} call=${row.call} card=${null} cardElsewhere=${cards.has(row.call.id)} readOnly=${readOnly} aside=${!!row.aside} goBack=${goBack}

@@ -58,6 +58,14 @@ export function fork(kernel: Kernel, at: ForkAt, open = false, timeoutMs?: numbe
   return kernel.request({ type: "fork", ...(typeof at === "string" ? { interrupt: at } : at), ...(open ? { open } : {}) }, timeoutMs);
 }
 
+/** What an edit changes: a user message's words, or the result the model reads of a call. */
+export type ItemChange = { text: string } | { result: Json };
+
+/** Edits item `position` of a fork made at a model turn, before it asks the model again. */
+export function editItem(kernel: Kernel, position: number, change: ItemChange, timeoutMs?: number): Promise<Outcome> {
+  return kernel.request({ type: "edit_item", position, ...change }, timeoutMs);
+}
+
 /** Shows the fork `runId` in place below this view, as its own live view (null: none). */
 export function showFork(kernel: Kernel, runId: string | null, timeoutMs?: number): Promise<Outcome> {
   return kernel.request({ type: "show_fork", fork: runId }, timeoutMs);

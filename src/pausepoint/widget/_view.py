@@ -30,7 +30,7 @@ from ._preview import bounded_card, ref_of
 from ._requests import RequestPath, running_loop
 from ._status import status_of
 from ._view_requests import view_handlers, view_limit, view_value
-from ._view_state import load_line, own_cards, served_from, show_event
+from ._view_state import edited_items, load_line, own_cards, served_from, show_event
 from ._viewed import ViewedRun
 
 __all__ = ["UPDATE_INTERVAL", "RunView"]
@@ -65,6 +65,8 @@ class RunView(anywidget.AnyWidget):
     editable: traitlets.List[Any] = traitlets.List().tag(sync=True)
     """The positions of the items a person can edit now (`AgentRun.editable_items`: a
     fork made at a model turn, before it asks the model again)."""
+    edited: traitlets.List[Any] = traitlets.List().tag(sync=True)
+    """The positions of the items a person edited in this fork (`ForkOrigin.edited`)."""
     load_line = traitlets.Unicode("").tag(sync=True)
     """For a stored run, the line that rebuilds it after a restart; empty otherwise."""
 
@@ -91,6 +93,7 @@ class RunView(anywidget.AnyWidget):
             items=[item_json(item, i) for i, item in enumerate(prompt.items)],
             forks=[{**f, "open": False} for f in forks_of(run)],
             editable=run.editable_items,
+            edited=edited_items(run),
             load_line=load_line(run),
             _front_end=shared_front_end(_STATIC),
         )

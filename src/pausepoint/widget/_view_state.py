@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from ._viewed import ViewedRun
 
-__all__ = ["load_line", "own_cards", "served_from", "show_event"]
+__all__ = ["edited_items", "load_line", "own_cards", "served_from", "show_event"]
 
 
 class _View(Protocol):
@@ -35,6 +35,7 @@ class _View(Protocol):
     started_at: float | None
     pending: list[Any]
     editable: list[Any]
+    edited: list[Any]
 
     def hold_sync(self) -> AbstractContextManager[Any]: ...
 
@@ -66,6 +67,12 @@ def own_cards(run: ViewedRun) -> list[dict[str, Any]]:
     return [card_for(p, actions.get(p.tool_call.name)) for p in run.pending]
 
 
+def edited_items(run: ViewedRun) -> list[int]:
+    """The positions of the items a person edited in a fork made at a model turn."""
+    origin = run.prompt.parent
+    return sorted(origin.edited) if origin is not None else []
+
+
 def show_event(view: _View, event: Event) -> bool:
     """Set the traits `event` changes; True when the run ended (completed, failed or
     cancelled) or a person edited an item, the moments to send everything at once. A
@@ -82,7 +89,9 @@ def show_event(view: _View, event: Event) -> bool:
         view.pending = view.cards()
     elif isinstance(event, ItemEditedEvent):
         # A person's edit between stretches: sent at once (no loop need be running).
-        view.editable = view.run.editable_items
+        with view.hold_sync():
+            view.editable = view.run.editable_items
+            view.edited = edited_items(view.run)
         return True
     elif isinstance(event, RunFinishedEvent):
         view.pending = view.cards()
