@@ -302,13 +302,58 @@ def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
         expect(view.get_by_test_id("pp-branches")).to_be_visible(timeout=WAIT)
         nb.screenshot("nb07-compare")
 
+    def go_back(nb: Any) -> None:
+        """What cell 14 invites on `finished`: Go back here on refund, fewer cents; then
+        Go back here on turn 1, Edit the message, Continue; each fork answered in place."""
+        view = nb.output(13)
+        status_in(nb, 13, "completed")
+        refund = view.locator('.pp-transcript [data-testid="pp-tool-call"][data-name="refund"]')
+        refund.first.get_by_test_id("pp-go-back-call").click()
+        shown = view.get_by_test_id("pp-fork-view")
+        card = shown.locator('[data-testid="pp-card"][data-kind="breakpoint"]')
+        expect(card).to_be_visible(timeout=WAIT)
+        card.get_by_test_id("pp-debug-edit").click()
+        card.get_by_test_id("pp-field-cents").fill("3000")
+        card.get_by_test_id("pp-debug-run-edited").click()
+        shown.get_by_test_id("pp-approve").click()  # refund still asks for its approval
+        expect(shown.get_by_test_id("pp-status").first).to_have_attribute(
+            "data-status", "completed", timeout=WAIT
+        )
+        expect(shown.get_by_test_id("pp-fork-view-name")).to_have_text(
+            "edited cents at refund", timeout=WAIT
+        )
+
+        view.get_by_test_id("pp-debug").locator("summary").first.click()
+        turn = view.locator('[data-testid="pp-debug-turn"][data-turn="1"]').first
+        turn.get_by_test_id("pp-go-back-turn").click()
+        expect(shown.get_by_test_id("pp-fork-view-name")).to_have_text(
+            "asked again at turn 1", timeout=WAIT
+        )
+        shown.get_by_test_id("pp-edit-item").first.click()
+        shown.get_by_test_id("pp-edit-text").fill("Refund order 42, only half of it")
+        shown.get_by_test_id("pp-edit-save").click()
+        expect(shown.get_by_test_id("pp-edited-mark")).to_have_count(1, timeout=WAIT)
+        shown.get_by_test_id("pp-debug-continue").click()
+        shown.get_by_test_id("pp-approve").click()
+        expect(shown.get_by_test_id("pp-status").first).to_have_attribute(
+            "data-status", "completed", timeout=WAIT
+        )
+        shown.scroll_into_view_if_needed()
+        nb.screenshot("nb07-went-back")
+
     nb = open_real(
         open_saved,
         "07-debugging",
-        'print("KERNEL", approved.status, [f.status for f in approved.forks])',
+        'print("KERNEL", approved.status, [f.status for f in approved.forks], '
+        "[f.fork_name for f in finished.forks], finished.forks[-1].prompt.items[0].text)",
     )
-    walk(nb, {11: compare})
-    kernel_says(nb, "KERNEL completed ['completed']")
+    walk(nb, {11: compare, 13: go_back})
+    kernel_says(
+        nb,
+        "KERNEL completed ['completed'] ['edited cents at refund', 'asked again at turn 0 with "
+        "the message edited', 'edited cents at refund', 'asked again at turn 1 with the message "
+        "edited'] Refund order 42, only half of it",
+    )
 
 
 # -- 08 --------------------------------------------------------------------------------
