@@ -415,9 +415,17 @@ def test_debugging_replays_a_session_with_scripted_humans(executed: Execute) -> 
 def test_debugging_shows_the_approved_run_with_its_declined_fork(executed: Execute) -> None:
     nb = executed("07-debugging.ipynb")
     state = nb.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
-    (view,) = [m["state"] for m in state.values() if m["state"].get("forks")]
-    assert [fork["status"] for fork in view["forks"]] == ["completed"]
-    assert view["items"][-1]["text"] == "All done."
+    approved, finished = sorted(
+        (m["state"] for m in state.values() if m["state"].get("forks")),
+        key=lambda view: len(view["forks"]),
+    )
+    assert [fork["status"] for fork in approved["forks"]] == ["completed"]
+    assert approved["items"][-1]["text"] == "All done."
+    # The run both forks of "Go back to any step" came from, shown under them.
+    assert [fork["name"] for fork in finished["forks"]] == [
+        "edited cents at refund",
+        "asked again at turn 0 with the message edited",
+    ]
 
 
 REMOTE = "09-remote-agents.ipynb"
