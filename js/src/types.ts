@@ -166,6 +166,8 @@ export interface ForkInfo {
   runId: string;
   /** What made it: "declined at refund", "edited cents at refund", "asked again at turn 3". */
   name?: string;
+  /** How to reach it in the notebook: `finished.forks[0]`, by the variable holding the run. */
+  code?: string;
   interruptId: string | null;
   toolCallId?: string | null;
   turn?: number | null;

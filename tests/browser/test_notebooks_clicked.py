@@ -324,6 +324,8 @@ def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
         )
 
         view.get_by_test_id("pp-debug").locator("summary").first.click()
+        # Each fork says how to reach it from code, by the notebook's own name for the run.
+        expect(view.get_by_test_id("pp-fork-code").nth(2)).to_have_text("finished.forks[2]")
         turn = view.locator('[data-testid="pp-debug-turn"][data-turn="1"]').first
         turn.get_by_test_id("pp-go-back-turn").click()
         expect(shown.get_by_test_id("pp-fork-view-name")).to_have_text(

@@ -128,6 +128,7 @@ async def test_fork_here_in_the_view_forks_the_run_and_lists_the_fork(
     assert run.view.forks == [
         {
             "runId": fork.id,
+            "code": "run.forks[0]",  # no notebook variable holds the run here
             "name": "went back to refund",
             "interruptId": stop,
             "toolCallId": None,

@@ -3,6 +3,7 @@ shown in place as their own live view and answered there; and Compare for them."
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -243,3 +244,20 @@ async def test_a_run_that_is_not_a_fork_at_a_turn_offers_nothing_to_edit(
     )
     assert refused["ok"] is False
     assert "fork made at a model turn" in refused["error"]["message"]
+
+
+async def test_the_forks_list_says_how_to_reach_a_fork_by_the_notebook_variable(
+    comms: list[RecordingComm], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a notebook the run is held by a name the reader chose: the list says
+    `finished.forks[0]`, not a `run` that may be another run of the notebook."""
+    import IPython
+
+    run, _, _, _ = await finished()
+    other, _, _, _ = await finished()
+
+    shell = SimpleNamespace(user_ns={"_": run, "run": other, "finished": run, "Out": {1: run}})
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    run.fork(at=refund_call(run).id)
+    run.view.refresh_forks()
+    assert [f["code"] for f in run.view.forks] == ["finished.forks[0]"]

@@ -178,7 +178,7 @@ export const DebugPanel = memo(function DebugPanelImpl({ model, items, readOnly 
                 (value) => setShown({ turn, value }),
               )}>Show model request</button>
           <button type="button" class="pp-button pp-button-quiet" data-testid="pp-go-back-turn" disabled=${busy || readOnly}
-            title="A new run from just before this turn: edit the message or a result in code, then ask the model again"
+            title="A new run from just before this turn, shown below: edit the message or a result, then ask the model again"
             onClick=${() => goBack({ turn })}>Go back here</button>
         </li>`;
       })}
@@ -211,7 +211,7 @@ export const DebugPanel = memo(function DebugPanelImpl({ model, items, readOnly 
           <ul aria-label="Forks">${forks.map((f, i) => {
             const open = comparing === f.runId;
             return html`<li data-testid="pp-fork" data-run-id=${revealText(f.runId)} data-status=${revealText(f.status)}>
-              ${forkLabel(f, i, items)} · <${Revealed} text=${STATUS_WORDS[f.status] ?? f.status} /> · <span class="pp-muted">in code: <code title=${revealText(`Run ${f.runId}`)}>run.forks[${i}]</code></span>
+              ${forkLabel(f, i, items)} · <${Revealed} text=${STATUS_WORDS[f.status] ?? f.status} /> · <span class="pp-muted">in code: <code data-testid="pp-fork-code" title=${revealText(`Run ${f.runId}`)}><${Revealed} text=${f.code ?? `run.forks[${i}]`} /></code></span>
               <button type="button" class="pp-button pp-button-quiet" data-testid="pp-fork-open" disabled=${busy || readOnly} aria-pressed=${f.open ? "true" : "false"}
                 onClick=${() =>
                   ask(

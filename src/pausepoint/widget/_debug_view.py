@@ -28,15 +28,33 @@ __all__ = [
 DEBUG_REQUESTS = frozenset({"model_request", "fork", "branches"})
 
 
+def name_in_notebook(run: ViewedRun) -> str:
+    """The notebook variable that holds `run`, for the words "in code: finished.forks[0]"
+    ("run" when no variable does, or outside IPython)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return "run"
+    shell = get_ipython()
+    if shell is None:
+        return "run"
+    for name, value in list(shell.user_ns.items()):
+        if value is run and isinstance(name, str) and name.isidentifier() and name[0] != "_":
+            return name
+    return "run"
+
+
 def forks_of(run: ViewedRun) -> list[dict[str, Any]]:
     """The runs forked from `run` in this process, for the view's list: each named by
     what made it, with the point it went back to."""
     out = []
-    for fork in run.forks:
+    held_in = name_in_notebook(run) if run.forks else "run"
+    for i, fork in enumerate(run.forks):
         origin = fork.prompt.parent
         out.append(
             {
                 "runId": fork.id,
+                "code": f"{held_in}.forks[{i}]",
                 "name": fork_name(fork.prompt) or f"fork of {run.id}",
                 "interruptId": origin.interrupt_id if origin else None,
                 "toolCallId": origin.tool_call_id if origin else None,
