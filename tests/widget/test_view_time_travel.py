@@ -163,6 +163,13 @@ async def test_compare_shows_what_each_branch_did_at_a_tool_call_and_a_turn(
     assert value["fork"]["said"] == "Asked the model again"
     assert value["fork"]["items"][0]["text"] == "Refunded."
 
+    edited = run.fork(at=ModelTurn(2))
+    edited.edit_item(0, text="Refund order 43")
+    value = (await response_to(comm, {"type": "branches", "requestId": "b4", "fork": edited.id}))[
+        "value"
+    ]
+    assert value["fork"]["said"] == "Not asked yet with the message edited"
+
 
 async def test_a_fork_at_a_turn_has_its_message_and_a_result_edited_from_its_view(
     comms: list[RecordingComm],

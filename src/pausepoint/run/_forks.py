@@ -34,7 +34,7 @@ from ..transcript import (
     new_id,
 )
 
-__all__ = ["GONE_BACK", "ModelTurn", "fork_name", "fork_prompt"]
+__all__ = ["GONE_BACK", "ModelTurn", "edits_said", "fork_name", "fork_prompt"]
 
 GONE_BACK = "fork"
 """The `why` of the breakpoint a fork at a tool call pauses with (its `data["why"]`)."""
@@ -238,15 +238,26 @@ def _changed(decisions: Iterable[Decision]) -> list[str]:
 
 
 def _turn_name(prompt: Prompt, origin: ForkOrigin) -> str:
+    edits = edits_said(prompt)
     said = f"asked again at turn {origin.turn}"
+    return f"{said} {edits}" if edits else said
+
+
+def edits_said(prompt: Prompt) -> str:
+    """What a person edited in a fork made at a model turn, in a few words ("with the
+    message edited", "with the result of lookup edited", "with 2 items edited"); empty
+    when nothing was."""
+    origin = prompt.parent
+    if origin is None:
+        return ""
     edited = [prompt.items[i] for i in origin.edited if 0 <= i < len(prompt.items)]
     if not edited:
-        return said
+        return ""
     if len(edited) > 1:
-        return f"{said} with {len(edited)} items edited"
+        return f"with {len(edited)} items edited"
     item = edited[0]
     if isinstance(item, UserMessage):
-        return f"{said} with the message edited"
+        return "with the message edited"
     if isinstance(item, ToolCall):
-        return f"{said} with the result of {item.name} edited"
-    return f"{said} with an item edited"
+        return f"with the result of {item.name} edited"
+    return "with an item edited"

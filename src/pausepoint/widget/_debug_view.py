@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..run import Event, ModelTurn, TextDeltaEvent, fork_name
+from ..run._forks import edits_said
 from ..transcript import AssistantMessage, ToolCall
 
 if TYPE_CHECKING:
@@ -136,7 +137,9 @@ def _said(of: ViewedRun, point: _Point, fork: bool) -> tuple[Any, str]:
     if point.kind == "turn":
         if not fork:
             return None, "Asked the model"
-        return None, "Asked the model again" if len(items) > point.index else "Not asked yet"
+        edits = edits_said(of.prompt)
+        asked = "Asked the model again" if len(items) > point.index else "Not asked yet"
+        return None, f"{asked} {edits}" if edits else asked
     record = items[point.index] if point.index < len(items) else None
     if not isinstance(record, ToolCall):
         return None, "Not there"
