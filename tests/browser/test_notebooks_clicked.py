@@ -343,13 +343,31 @@ def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
         shown.scroll_into_view_if_needed()
         nb.screenshot("nb07-went-back")
 
+    def find(nb: Any) -> None:
+        """What cell 17 invites: choose Failed under Status, or type 51 under Call #."""
+        view = nb.output(18)
+        status_in(nb, 18, "completed")
+        view.get_by_test_id("pp-find-status").select_option("failed")
+        count = view.get_by_test_id("pp-find-count")
+        expect(count).to_have_text("3 of 60 calls", timeout=WAIT)
+        found = view.get_by_test_id("pp-found").locator('[data-testid="pp-tool-call"]')
+        expect(found).to_have_count(3)
+        view.get_by_test_id("pp-find-clear").click()
+        number = view.get_by_test_id("pp-jump-call")
+        number.fill("51")
+        number.press("Enter")
+        expect(count).to_have_text("Call 51 of 60", timeout=WAIT)
+        target = view.locator('[data-target="true"] [data-testid="pp-tool-call"]')
+        expect(target).to_have_attribute("data-status", "failed")  # order 51 = 3 × 17
+        nb.screenshot("nb07-find")
+
     nb = open_real(
         open_saved,
         "07-debugging",
         'print("KERNEL", approved.status, [f.status for f in approved.forks], '
         "[f.fork_name for f in finished.forks], finished.forks[-1].prompt.items[0].text)",
     )
-    walk(nb, {11: compare, 13: go_back})
+    walk(nb, {11: compare, 13: go_back, 18: find})
     kernel_says(
         nb,
         "KERNEL completed ['completed'] ['edited cents at refund', 'asked again at turn 0 with "
