@@ -23,7 +23,7 @@ from ._events import (
     ToolCallFinishedEvent,
     ToolCallStartedEvent,
 )
-from ._forks import ModelTurn, fork_name
+from ._forks import ModelTurn, edits_said, fork_name
 from ._notebook import blocking
 from ._result import AgentRunResult, EndStatus, RunStatus
 from ._run import AgentRun, OnRecorded
@@ -70,5 +70,6 @@ __all__ = [
     "as_error_info",
     "blocking",
     "derive_state",
+    "edits_said",
     "fork_name",
 ]

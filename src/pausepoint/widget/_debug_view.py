@@ -9,8 +9,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
-from ..run import Event, ModelTurn, TextDeltaEvent, fork_name
-from ..run._forks import edits_said
+from ..run import Event, ModelTurn, TextDeltaEvent, edits_said, fork_name
 from ..transcript import AssistantMessage, ToolCall
 
 if TYPE_CHECKING:
