@@ -19,6 +19,26 @@ describe("steps", () => {
     expect(instant("2025-01-01T01:00:00+01:00")).toBe(instant("2025-01-01T00:00:00Z"));
     expect(Number.isNaN(instant(null))).toBe(true);
   });
+
+  it("read each form of an ISO time to its microsecond, and nothing else as one", () => {
+    const at = (ms: number, us = 0) => ms * 1000 + us;
+    const base = Date.UTC(2026, 11, 2, 7, 10, 9);
+    const cases: Array<[string, number]> = [
+      ["2026-12-02T07:10:09.696702Z", at(base, 696_702)],
+      ["2026-12-02T07:10:09.696702+00:00", at(base, 696_702)],
+      ["2026-12-02T09:10:09.696702+02:00", at(base, 696_702)],
+      ["2026-12-02T02:40:09.696702-04:30", at(base, 696_702)],
+      ["2026-12-02T07:10:09Z", at(base)],
+      ["2026-12-02T07:10:09", at(base)],
+      ["2026-12-02T07:10:09.5Z", at(base, 500_000)],
+      ["2026-12-02T07:10:09.1234567Z", at(base, 123_456)],
+    ];
+    for (const [text, us] of cases) expect([text, instant(text)]).toEqual([text, us]);
+    // Not a time: the general reading (Date.parse) says so.
+    for (const text of ["2026-13-02T07:10:09Z", "2026-12-02T07:10:09.Z", "2026-12-02T07:10:09+0200x", "yesterday"]) {
+      expect([text, Number.isNaN(instant(text))]).toEqual([text, true]);
+    }
+  });
 });
 
 describe("the run as it was at a step", () => {

@@ -33,7 +33,7 @@ export interface PastState {
 
 const STAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)?$/;
 
-/** Times read so far, by their text: a live view reads every step's times each frame. */
+/** Times read so far by the general path, by their text. */
 const readTimes = new Map<string, number>();
 /** Past this many, the times read are forgotten and read again as they come. */
 const READ_TIMES_KEPT = 200_000;
@@ -41,10 +41,14 @@ const READ_TIMES_KEPT = 200_000;
 /**
  * An ISO time in microseconds since the epoch (NaN when absent or unreadable). The kernel
  * records microseconds; `Date.parse` keeps only milliseconds, which would tie events that
- * happened within one millisecond.
+ * happened within one millisecond. The kernel's own form (`2026-12-02T07:10:09.696702Z`,
+ * or with an offset) is read digit by digit: opening the Debug panel of a run of 10,000
+ * calls reads some 40,000 of them at once.
  */
 export function instant(text: string | null | undefined): number {
   if (!text) return Number.NaN;
+  const quick = kernelTime(text);
+  if (quick !== null) return quick;
   const known = readTimes.get(text);
   if (known !== undefined) return known;
   const match = STAMP.exec(text);
@@ -58,6 +62,52 @@ export function instant(text: string | null | undefined): number {
   if (readTimes.size >= READ_TIMES_KEPT) readTimes.clear();
   readTimes.set(text, us);
   return us;
+}
+
+/** The number written by the `count` digits of `text` from `from`; -1 if one is not a digit. */
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS[.fraction][Z|±HH:MM]` in microseconds, or null for any other text
+ * (left to the general path). */
+function kernelTime(text: string): number | null {
+  const end = text.length;
+  if (end < 19 || text[4] !== "-" || text[7] !== "-" || text[10] !== "T" || text[13] !== ":" || text[16] !== ":") return null;
+  const parts = [digitsAt(text, 0, 4), digitsAt(text, 5, 2), digitsAt(text, 8, 2), digitsAt(text, 11, 2), digitsAt(text, 14, 2), digitsAt(text, 17, 2)];
+  const [year, month, day, hour, minute, second] = parts as [number, number, number, number, number, number];
+  if (parts.some((part) => part < 0) || year < 1000 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
+  let at = 19;
+  let micros = 0;
+  if (text[at] === ".") {
+    at += 1;
+    let read = 0;
+    for (; at < end; at++) {
+      const digit = text.charCodeAt(at) - 48;
+      if (digit < 0 || digit > 9) break;
+      if (read < 6) {
+        micros = micros * 10 + digit;
+        read += 1;
+      }
+    }
+    if (read === 0) return null;
+    micros *= 10 ** (6 - read);
+  }
+  let offsetMs = 0;
+  if (at === end || (text[at] === "Z" && at + 1 === end)) offsetMs = 0;
+  else if (at + 6 === end && (text[at] === "+" || text[at] === "-") && text[at + 3] === ":") {
+    const hours = digitsAt(text, at + 1, 2);
+    const minutes = digitsAt(text, at + 4, 2);
+    if (hours < 0 || minutes < 0) return null;
+    offsetMs = (text[at] === "+" ? 1 : -1) * (hours * 60 + minutes) * 60_000;
+  } else return null;
+  return (Date.UTC(year, month - 1, day, hour, minute, second) - offsetMs) * 1000 + micros;
 }
 
 function finite(value: number): number | null {
