@@ -26,6 +26,8 @@ export function ItemEditor({ position, edited, onDone }: { position: number; edi
     const outcome = await answer.send((kernel) => editItem(kernel, position, change));
     if (outcome?.ok) onDone();
   };
+  // Words edit a message's text, or a result that is words.
+  const saveWords = () => void save(edited.kind === "text" ? { text } : { result: text });
   const label = edited.kind === "text" ? "The message, as the model will read it" : "The result the model will read";
   const cancel = html`<button type="button" class="pp-button" data-testid="pp-edit-cancel" onClick=${onDone}>Cancel</button>`;
   const body =
@@ -37,13 +39,13 @@ export function ItemEditor({ position, edited, onDone }: { position: number; edi
           onKeyDown=${(e: KeyboardEvent) => {
             if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.isComposing && text.trim()) {
               e.preventDefault();
-              void save(edited.kind === "text" ? { text } : { result: text });
+              saveWords();
             }
           }}></textarea>
         <${HiddenInValue} value=${text} />
         <div class="pp-actions">
           <button type="button" class="pp-button pp-button-primary" data-testid="pp-edit-save" disabled=${disabled || !text.trim()}
-            onClick=${() => void save(edited.kind === "text" ? { text } : { result: text })}>Save</button>
+            onClick=${saveWords}>Save</button>
           ${cancel}
         </div>`
       : html`<${JsonEditor} idPrefix=${idPrefix} label=${`${label} (JSON)`} initial=${edited.kind === "result" ? edited.result : null}

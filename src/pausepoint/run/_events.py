@@ -212,46 +212,44 @@ class Events:
         handlers = self._handlers
         return bool(handlers.get(name) or handlers.get("*"))
 
+    def _listeners(self, name: str) -> list[EventHandler]:
+        """The handlers of event `name`, then those of every event; a copy, since a handler
+        may unsubscribe itself (or another) while the event is delivered."""
+        named = self._handlers.get(name)
+        every = self._handlers.get("*")
+        return named + every if named and every else list(named or every or ())
+
     def emit_now(self, event: Event) -> None:
         """Deliver `event` from code that cannot wait (an edit between stretches): a
         coroutine handler runs as a task of the running loop, or is dropped with a warning
         when none runs."""
-        handlers = [*self._handlers.get(event.name, ()), *self._handlers.get("*", ())]
-        for handler in handlers:
+        for handler in self._listeners(event.name):
             try:
                 outcome = handler(event)
                 if outcome is not None and inspect.isawaitable(outcome):
                     _schedule(outcome, event.name)
             except Exception as exc:
-                logger.error(
-                    "A %r event handler raised %s: %s.",
-                    event.name,
-                    type(exc).__name__,
-                    exc,
-                    exc_info=logger.isEnabledFor(logging.DEBUG),
-                )
+                _log_failure(event.name, exc)
 
     async def emit(self, event: Event) -> None:
-        named = self._handlers.get(event.name)
-        every = self._handlers.get("*")
-        if not named and not every:
-            return
-        # A copy: a handler may unsubscribe itself (or another) while this runs.
-        handlers = named + every if named and every else list(named or every or ())
-        for handler in handlers:
+        for handler in self._listeners(event.name):
             try:
                 outcome = handler(event)
                 if outcome is not None and inspect.isawaitable(outcome):
                     await outcome
             except Exception as exc:
-                # One line by default; the traceback when debugging (logging level DEBUG).
-                logger.error(
-                    "A %r event handler raised %s: %s; the run goes on.",
-                    event.name,
-                    type(exc).__name__,
-                    exc,
-                    exc_info=logger.isEnabledFor(logging.DEBUG),
-                )
+                _log_failure(event.name, exc)
+
+
+def _log_failure(name: str, exc: Exception) -> None:
+    """One line by default; the traceback when debugging (logging level DEBUG)."""
+    logger.error(
+        "A %r event handler raised %s: %s; the run goes on.",
+        name,
+        type(exc).__name__,
+        exc,
+        exc_info=logger.isEnabledFor(logging.DEBUG),
+    )
 
 
 _SCHEDULED: set[asyncio.Future[None]] = set()

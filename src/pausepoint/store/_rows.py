@@ -221,6 +221,11 @@ def prompt_from_rows(
     """The Prompt that was saved, from its header fields and its items' JSON, in one
     validating parse. A fork's origin is `fork_origin` (its JSON, fork point included);
     stores of version 3 and older kept only `parent` (run and interrupt ids)."""
+    origin: Any = None
+    if fork_origin is not None:
+        origin = json.loads(fork_origin)
+    elif parent is not None:
+        origin = {"run_id": parent[0], "interrupt_id": parent[1]}
     head = json.dumps(
         {
             "schema_version": schema_version,
@@ -228,13 +233,7 @@ def prompt_from_rows(
             "run_id": run_id,
             "instructions": instructions,
         }
-        | (
-            {"parent": json.loads(fork_origin)}
-            if fork_origin is not None
-            else {"parent": {"run_id": parent[0], "interrupt_id": parent[1]}}
-            if parent is not None
-            else {}
-        )
+        | ({"parent": origin} if origin is not None else {})
         | ({"model_pause": json.loads(model_pause)} if model_pause is not None else {}),
         ensure_ascii=False,
     )

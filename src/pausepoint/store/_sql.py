@@ -53,7 +53,7 @@ from ._rows import (
 )
 from ._triage import TriagePage, backfill, pause_columns, title_of, triage_query
 
-__all__ = ["STORE_SCHEMA_VERSION", "Cursor", "SQLStore"]
+__all__ = ["STORE_SCHEMA_VERSION", "Cursor", "SQLStore", "WritePlan"]
 
 # The version of the tables below; raise it with a migration when they change.
 STORE_SCHEMA_VERSION = 4
@@ -220,7 +220,7 @@ class SQLStore(RunStore):
         self, run_id: str, change: Change, *, expected_version: int, owner: str | None = None
     ) -> int:
         plan = self._plan(run_id, change, expected_version, owner)
-        if not self._apply(run_id, plan.header, plan.params, plan.appended, plan.replaced):
+        if not self._apply(run_id, plan):
             self._refuse(run_id, expected_version, owner, plan.now, plan.replaced)
         return int(expected_version) + 1
 
@@ -230,7 +230,7 @@ class SQLStore(RunStore):
         if len(writes) < 2:
             return super().write_many(writes)
         one_change_per_run(writes)
-        plans: list[_Plan | StoreError] = []
+        plans: list[WritePlan | StoreError] = []
         for w in writes:
             try:
                 plans.append(self._plan(w.run_id, w.change, w.expected_version, w.owner))
@@ -239,10 +239,7 @@ class SQLStore(RunStore):
         try:
             with self._transaction(write=True) as cur:
                 applied = [
-                    isinstance(plan, _Plan)
-                    and self._apply_in(
-                        cur, w.run_id, plan.header, plan.params, plan.appended, plan.replaced
-                    )
+                    isinstance(plan, WritePlan) and self._apply_in(cur, w.run_id, plan)
                     for w, plan in zip(writes, plans, strict=True)
                 ]
         except Exception:  # one change broke the transaction: each on its own, then
@@ -260,7 +257,9 @@ class SQLStore(RunStore):
                     done.append(exc)
         return done
 
-    def _plan(self, run_id: str, change: Change, expected_version: int, owner: str | None) -> _Plan:
+    def _plan(
+        self, run_id: str, change: Change, expected_version: int, owner: str | None
+    ) -> WritePlan:
         """The version- and lease-checked header update of a write, and its items."""
         encoded = change.encode().encoded
         assert encoded is not None
@@ -302,32 +301,19 @@ class SQLStore(RunStore):
             where += " AND lease_owner = ? AND lease_expires_at > ?"
             params += [owner, self._to_db_time(now)]
         header = f"UPDATE pausepoint_runs SET {', '.join(sets)} WHERE {where}"
-        return _Plan(header, params, appended, replaced, now)
+        return WritePlan(header, params, appended, replaced, now)
 
-    def _apply(
-        self,
-        run_id: str,
-        header: str,
-        params: Sequence[Any],
-        appended: Sequence[str],
-        replaced: Sequence[tuple[int, str]],
-    ) -> bool:
-        """Run the version-checked `header` update and, if it matched, write the items, in
-        one transaction. False (and nothing written) when the update matched no row."""
+    def _apply(self, run_id: str, plan: WritePlan) -> bool:
+        """Run the plan's version-checked header update and, if it matched, write the
+        items, in one transaction. False (and nothing written) when the update matched no
+        row."""
         with self._transaction(write=True) as cur:
-            return self._apply_in(cur, run_id, header, params, appended, replaced)
+            return self._apply_in(cur, run_id, plan)
 
-    def _apply_in(
-        self,
-        cur: Cursor,
-        run_id: str,
-        header: str,
-        params: Sequence[Any],
-        appended: Sequence[str],
-        replaced: Sequence[tuple[int, str]],
-    ) -> bool:
+    def _apply_in(self, cur: Cursor, run_id: str, plan: WritePlan) -> bool:
         """`_apply` inside the transaction of `cur`."""
-        row = self._run(cur, header + " RETURNING item_count", params).fetchone()
+        appended, replaced = plan.appended, plan.replaced
+        row = self._run(cur, plan.header + " RETURNING item_count", plan.params).fetchone()
         if row is None:
             return False
         start = row[0] - len(appended)
@@ -642,7 +628,7 @@ def iter_statements(script: str) -> Iterator[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Plan:
+class WritePlan:
     """A write made ready: its header update and parameters, its items as JSON."""
 
     header: str

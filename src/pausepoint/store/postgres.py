@@ -9,7 +9,7 @@ also notifies its readers (`changes()`), in the same transaction.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -18,7 +18,7 @@ from ._changes import RunChanges
 from ._errors import PostgresMissingError, StoreUsageError
 from ._listen import CHANNEL, ListenedChanges, payload_of
 from ._rows import aware
-from ._sql import Clock, Cursor, SQLStore, iter_statements
+from ._sql import Clock, Cursor, SQLStore, WritePlan, iter_statements
 
 if TYPE_CHECKING:
     import psycopg
@@ -129,39 +129,18 @@ class PostgresStore(SQLStore):
                 cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield cur
 
-    def _apply(
-        self,
-        run_id: str,
-        header: str,
-        params: Sequence[Any],
-        appended: Sequence[str],
-        replaced: Sequence[tuple[int, str]],
-    ) -> bool:
+    def _apply(self, run_id: str, plan: WritePlan) -> bool:
         # One statement (one round trip, atomic on its own): the items are written, and
         # the readers notified, only if the version-checked header update matched.
-        statement, values = self._write_statement(run_id, header, params, appended, replaced)
+        statement, values = self._write_statement(run_id, plan)
         return self._connection().execute(statement, values).fetchone() is not None
 
-    def _apply_in(
-        self,
-        cur: Cursor,
-        run_id: str,
-        header: str,
-        params: Sequence[Any],
-        appended: Sequence[str],
-        replaced: Sequence[tuple[int, str]],
-    ) -> bool:
-        statement, values = self._write_statement(run_id, header, params, appended, replaced)
+    def _apply_in(self, cur: Cursor, run_id: str, plan: WritePlan) -> bool:
+        statement, values = self._write_statement(run_id, plan)
         return cur.execute(statement, values).fetchone() is not None
 
-    def _write_statement(
-        self,
-        run_id: str,
-        header: str,
-        params: Sequence[Any],
-        appended: Sequence[str],
-        replaced: Sequence[tuple[int, str]],
-    ) -> tuple[str, list[Any]]:
+    def _write_statement(self, run_id: str, plan: WritePlan) -> tuple[str, list[Any]]:
+        header, appended, replaced = plan.header, plan.appended, plan.replaced
         statement = self._sql(
             f"WITH h AS ({header} RETURNING item_count - ? AS start), "
             "ins AS (INSERT INTO pausepoint_items (run_id, position, item) "
@@ -173,7 +152,7 @@ class PostgresStore(SQLStore):
             f"SELECT start, pg_notify('{CHANNEL}', ?) FROM h"
         )
         values = [
-            *params,
+            *plan.params,
             len(appended),
             run_id,
             list(appended),

@@ -44,11 +44,13 @@ def name_in_notebook(run: ViewedRun) -> str:
     return "run"
 
 
-def forks_of(run: ViewedRun) -> list[dict[str, Any]]:
+def forks_of(run: ViewedRun, held_in: str | None = None) -> list[dict[str, Any]]:
     """The runs forked from `run` in this process, for the view's list: each named by
-    what made it, with the point it went back to."""
+    what made it, with the point it went back to, and reached in code through `held_in`
+    (the notebook variable holding `run`; looked up when not given)."""
     out = []
-    held_in = name_in_notebook(run) if run.forks else "run"
+    if held_in is None:
+        held_in = name_in_notebook(run) if run.forks else "run"
     for i, fork in enumerate(run.forks):
         origin = fork.prompt.parent
         out.append(
@@ -74,17 +76,21 @@ class ForkFollower:
         self._run = run
         self._publish = publish
         self._offs: dict[str, Callable[[], None]] = {}
+        self._held_in = "run"
 
     def refresh(self) -> None:
-        """Follow forks made since the last call (from code or the view) and publish."""
+        """Follow forks made since the last call (from code or the view) and publish; the
+        notebook's name for the run is looked up here (at the end of each cell), not at
+        each of a fork's events."""
         for fork in self._run.forks:
             if fork.id not in self._offs:
                 self._offs[fork.id] = fork.on("*", self._on_event)
-        self._publish(forks_of(self._run))
+        self._held_in = name_in_notebook(self._run) if self._run.forks else "run"
+        self._publish(forks_of(self._run, self._held_in))
 
     def _on_event(self, event: Event) -> None:
         if not isinstance(event, TextDeltaEvent):
-            self._publish(forks_of(self._run))
+            self._publish(forks_of(self._run, self._held_in))
 
     def close(self) -> None:
         for off in self._offs.values():
