@@ -22,7 +22,7 @@ from .errors import UnsupportedSchemaVersionError
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "migrate"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The version this pausepoint writes."""
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
@@ -67,11 +67,18 @@ def _add_fork_points(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _add_agui_runs(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 6 records the AG-UI request that carried each pause
+    (`InterruptEntry.agui_run_id`). A version-5 transcript has none: it reads as it is."""
+    return data
+
+
 MIGRATIONS: dict[int, Migration] = {
     1: _add_timing,
     2: _add_who,
     3: _add_set_aside,
     4: _add_fork_points,
+    5: _add_agui_runs,
 }
 """Upgrades by the version they read: ``MIGRATIONS[n]`` turns a version-n dict into n + 1."""
 

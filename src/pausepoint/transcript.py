@@ -206,6 +206,10 @@ class InterruptEntry(_Model):
     created_at: Timestamp = Field(default_factory=utc_now)
     expires_at: Timestamp | None = None
     resolution: Resolution | None = None
+    agui_run_id: str | None = None
+    """The `runId` of the AG-UI request whose stream carried this pause (None: it was not
+    raised while an AG-UI request drove the run). Its binding names that run, and a
+    continuation answers it with that run as `parentRunId`."""
 
     @property
     def is_pending(self) -> bool:

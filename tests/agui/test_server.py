@@ -89,7 +89,10 @@ async def test_a_new_thread_runs_until_the_approval_and_names_the_clients_run(
     user, assistant = snapshot["messages"]
     assert (user["id"], user["content"]) == ("user-client-run-1", "Refund order 42")
     assert assistant["id"] == seen[2]["messageId"]  # the streamed message's id
-    assert binding["interruptedRunId"] == "thread-1"
+    # The pause belongs to the request whose stream carried it, as TanStack's client checks.
+    assert (binding["interruptedRunId"], binding["generation"]) == ("client-run-1", 0)
+    [entry] = [e for _, e in transcript.pending()]
+    assert entry.agui_run_id == "client-run-1"
     assert executions(count) == []
 
 

@@ -10,7 +10,7 @@ from ag_ui.core import BaseEvent
 from pydantic import BaseModel
 
 from ..errors import PausepointError, UsageError
-from ..run import AgentRun, AgentRunResult
+from ..run import AgentRun, AgentRunResult, AskedUnder, NamePause, asked_under
 from ._translate import Translator
 
 __all__ = ["events"]
@@ -26,6 +26,7 @@ async def events(
     max_turns: int | None = None,
     run_id: str | None = None,
     parent_run_id: str | None = None,
+    name_pause: NamePause | None = None,
 ) -> AsyncIterator[BaseEvent]:
     """Run one stretch of `run` and yield it as validated `ag_ui.core` events.
 
@@ -33,7 +34,9 @@ async def events(
     resume entries, one per pending interrupt) it is `run.continue_with(resume)`. The
     stream opens with RUN_STARTED (thread and run ids from the transcript; `run_id` and
     `parent_run_id` override what RUN_STARTED and RUN_FINISHED say, for a server that
-    names each request) and ends with exactly one of:
+    names each request: each pause raised in the stretch then belongs to `run_id`, whose
+    bindings name it as the interrupted run, taking its id from `name_pause` when given;
+    resume entries are checked against `parent_run_id`) and ends with exactly one of:
 
     - RUN_FINISHED, outcome `success`: the run completed;
     - MESSAGES_SNAPSHOT, then RUN_FINISHED with outcome `interrupt` carrying
@@ -57,7 +60,11 @@ async def events(
     """
     if message is not None and resume is not None:
         raise UsageError("Give either a message or resume entries, not both.")
-    translator = Translator(run, run_id=run_id, parent_run_id=parent_run_id)
+    if resume is not None:
+        resume = list(resume)
+    translator = Translator(
+        run, run_id=run_id, parent_run_id=parent_run_id, answered=_answered(resume)
+    )
     queue: asyncio.Queue[Any] = asyncio.Queue()
 
     def hear(event: Any) -> None:
@@ -66,11 +73,15 @@ async def events(
 
     async def drive() -> AgentRunResult:
         if resume is not None:
-            return await run.continue_with(resume)
+            return await run.continue_with(resume, parent_run_id=parent_run_id)
         return await run.run(message, max_turns=max_turns)
 
     off = run.on("*", hear)
-    task = asyncio.ensure_future(drive())
+    if run_id is None:
+        task = asyncio.ensure_future(drive())
+    else:
+        with asked_under(AskedUnder(run_id, name_pause)):  # the task keeps it
+            task = asyncio.ensure_future(drive())
     # Runs after the task's last event was queued: the end marker comes after it.
     task.add_done_callback(lambda _: queue.put_nowait(_DONE))
     try:
@@ -90,3 +101,16 @@ async def events(
         if not task.done():
             await run.cancel("the AG-UI stream was closed")
             await asyncio.gather(task, return_exceptions=True)
+
+
+def _answered(resume: Iterable[Mapping[str, Any] | BaseModel] | None) -> list[str]:
+    """The interrupt ids a batch of resume entries names, in order."""
+    if resume is None:
+        return []
+    ids = (
+        entry.get("interruptId")
+        if isinstance(entry, Mapping)
+        else getattr(entry, "interrupt_id", None)
+        for entry in resume
+    )
+    return [i for i in ids if isinstance(i, str)]

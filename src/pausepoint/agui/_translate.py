@@ -9,6 +9,7 @@ close the stream with exactly one RUN_FINISHED or RUN_ERROR. Every event is an
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ag_ui.core import (
@@ -49,6 +50,7 @@ from ._messages import (
     result_text,
     snapshot_messages,
 )
+from ._refusals import refusal_metadata
 
 __all__ = ["Translator", "error_code"]
 
@@ -65,12 +67,18 @@ class Translator:
     """The AG-UI events of one stretch of `run` (see the module)."""
 
     def __init__(
-        self, run: AgentRun, *, run_id: str | None = None, parent_run_id: str | None = None
+        self,
+        run: AgentRun,
+        *,
+        run_id: str | None = None,
+        parent_run_id: str | None = None,
+        answered: Sequence[str] = (),
     ) -> None:
         self._run = run
         self._prompt: Prompt = run.prompt
         self._run_id = run_id or run.prompt.run_id
         self._parent_run_id = parent_run_id
+        self._answered = answered
         self.started = False
         self._text: tuple[str, list[str]] | None = None  # the message being streamed
         self._step: tuple[int, str] | None = None  # (its assistant message's position, name)
@@ -125,17 +133,19 @@ class Translator:
 
     def refused(self, exc: Exception) -> list[BaseEvent]:
         """The end of a stretch that was refused (`RunSuspendedError`, `RunBusyError`, a
-        refused resume batch...): RUN_ERROR, first in the stream when nothing ran."""
+        refused resume batch...): RUN_ERROR, first in the stream when nothing ran. A
+        refused batch lists each problem in `metadata` (see `refusal_metadata`)."""
         out: list[BaseEvent] = []
         self._close(out)
         metadata = None
         if isinstance(exc, ResumeBatchError):
-            metadata = {
-                "errors": [
-                    {"code": e.code, "interruptId": e.interrupt_id, "message": e.message}
-                    for e in exc.errors
-                ]
-            }
+            metadata = refusal_metadata(
+                exc.errors,
+                thread_id=self._prompt.thread_id,
+                run_id=self._run_id,
+                interrupted_run_id=self._parent_run_id or self._prompt.run_id,
+                answered=self._answered,
+            )
         out.append(RunErrorEvent(code=error_code(exc), message=str(exc), metadata=metadata))
         return out
 

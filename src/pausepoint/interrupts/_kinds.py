@@ -46,12 +46,18 @@ def to_agui(
 ) -> dict[str, Any]:
     """The AG-UI ``Interrupt`` (a camelCase wire dict) for one entry of a tool call.
 
-    `generation` is the entry's position in the call's history, so an answer to an
-    older pause of the same call is detectably stale. `input_schema` is the action's
+    The binding's `interruptedRunId` is the AG-UI request that carried the pause
+    (`entry.agui_run_id`), with `generation` 0 as TanStack's own server writes: a pause
+    belongs to one request, so an answer to an older request's pause names another run.
+    A pause raised outside any AG-UI request names `run_id` (the run's own id), and its
+    `generation` is the entry's position in the call's history, so an answer to an older
+    pause of the same call is detectably stale. `input_schema` is the action's
     (tool-approval hashes it; None hashes as the literal ``undefined``).
     """
-    generation = record.interrupts.index(entry)
-    common: dict[str, Any] = {"interruptedRunId": run_id, "generation": generation}
+    if entry.agui_run_id is not None:
+        common: dict[str, Any] = {"interruptedRunId": entry.agui_run_id, "generation": 0}
+    else:
+        common = {"interruptedRunId": run_id, "generation": record.interrupts.index(entry)}
     descriptor: dict[str, Any] = {
         "id": entry.id,
         "message": entry.message,

@@ -2,6 +2,7 @@
 
 from ._accept import DEFAULT_MAX_ANSWER_BYTES, accept_answer, as_error_info
 from ._agent import Agent
+from ._asked import AskedUnder, NamePause, asked_under
 from ._debug import Breakpoint, BreakpointAction, Debugger
 from ._durable import DEFAULT_LEASE_TTL
 from ._events import (
@@ -36,6 +37,7 @@ __all__ = [
     "Agent",
     "AgentRun",
     "AgentRunResult",
+    "AskedUnder",
     "Breakpoint",
     "BreakpointAction",
     "CancelledEvent",
@@ -52,6 +54,7 @@ __all__ = [
     "ItemEditedEvent",
     "MessageEvent",
     "ModelTurn",
+    "NamePause",
     "OnRecorded",
     "PendingInterrupt",
     "Ready",
@@ -68,6 +71,7 @@ __all__ = [
     "WorkerTally",
     "accept_answer",
     "as_error_info",
+    "asked_under",
     "blocking",
     "derive_state",
     "edits_said",

@@ -206,7 +206,9 @@ class Answering:
             )
         return await self.resume(respond_answer(words), entry.id, on_recorded, by, continue_run)
 
-    async def batch(self, entries: Iterable[Mapping[str, Any] | BaseModel]) -> AgentRunResult:
+    async def batch(
+        self, entries: Iterable[Mapping[str, Any] | BaseModel], parent_run_id: str | None = None
+    ) -> AgentRunResult:
         items = wire_entries(entries)
         with self._stretch.guard():
             if is_replay(self._prompt, items):
@@ -220,6 +222,7 @@ class Answering:
                 response_model=self._response_models.get,
                 now=utc_now(),
                 max_answer_bytes=self._agent.max_answer_bytes,
+                parent_run_id=parent_run_id,
             )
             if errors:
                 raise ResumeBatchError(errors)

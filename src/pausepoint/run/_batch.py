@@ -83,8 +83,11 @@ def check_batch(
     response_model: Callable[[str], type[BaseModel] | None],
     now: datetime,
     max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+    parent_run_id: str | None = None,
 ) -> list[ResumeItemError]:
-    """Every reason to refuse the batch, per entry, plus a batch-level incomplete-batch."""
+    """Every reason to refuse the batch, per entry, plus a batch-level incomplete-batch.
+    With `parent_run_id` (the continuation's), a pause carried by another AG-UI request
+    is stale."""
     errors: list[ResumeItemError] = []
     counts = Counter(item.get("interruptId") for item in items)
     covered: set[str] = set()
@@ -106,7 +109,16 @@ def check_batch(
             )
             continue
         errors.extend(
-            _check_item(prompt, item, interrupt_id, actions, response_model, now, max_answer_bytes)
+            _check_item(
+                prompt,
+                item,
+                interrupt_id,
+                actions,
+                response_model,
+                now,
+                max_answer_bytes,
+                parent_run_id,
+            )
         )
     errors.extend(
         ResumeItemError(
@@ -145,6 +157,7 @@ def _check_item(
     response_model: Callable[[str], type[BaseModel] | None],
     now: datetime,
     max_answer_bytes: int,
+    parent_run_id: str | None,
 ) -> list[ResumeItemError]:
     def refuse(code: Any, message: str, path: str | None = None) -> list[ResumeItemError]:
         return [ResumeItemError(code, message, interrupt_id, path)]
@@ -168,6 +181,13 @@ def _check_item(
         )
     if not entry.is_pending:
         return refuse("stale", f"That pause was already answered. {_REFETCH}")
+    asked = entry.agui_run_id
+    if parent_run_id is not None and asked is not None and asked != parent_run_id:
+        return refuse(
+            "stale",
+            f"That pause was carried by AG-UI run {asked!r}, and this continuation answers "
+            f"run {parent_run_id!r} (its parentRunId). {_REFETCH}",
+        )
     action = actions.get(record.name)
     drift = _binding_problem(prompt, item, record, entry, action)
     if drift is not None:

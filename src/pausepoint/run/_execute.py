@@ -20,6 +20,7 @@ from ..actions import Action, ActionContext, ActionInterrupt
 from ..errors import ActionTimeoutError, NotJSONError
 from ..store import StoreError
 from ..transcript import ErrorInfo, InterruptEntry, Prompt, ToolCall, set_fields, utc_now
+from ._asked import stamp_pause
 from ._debug import Debugger, breakpoint_entry
 from ._events import Events, InterruptedEvent, ToolCallFinishedEvent, ToolCallStartedEvent
 from ._steps import (
@@ -158,9 +159,7 @@ class ToolRunner:
                 response_schema=pause.response_schema,
                 expires_at=pause.expires_at,
             )
-            if pause.response_model is not None:
-                self._response_models[entry.id] = pause.response_model
-            await self._suspend(record, entry)
+            await self._suspend(record, entry, pause.response_model)
             return
         except TimeoutError as exc:
             if deadline is not None and deadline.expired() and timeout is not None:
@@ -214,7 +213,15 @@ class ToolRunner:
                 ),
             )
 
-    async def _suspend(self, record: ToolCall, entry: InterruptEntry) -> None:
+    async def _suspend(
+        self,
+        record: ToolCall,
+        entry: InterruptEntry,
+        response_model: type[BaseModel] | None = None,
+    ) -> None:
+        stamp_pause(record, entry)
+        if response_model is not None:
+            self._response_models[entry.id] = response_model
         record.interrupts.append(entry)
         if record.started_at is not None and entry.kind == "generic":
             set_fields(record, status="interrupted", ended_at=utc_now())

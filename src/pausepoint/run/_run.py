@@ -270,7 +270,10 @@ class AgentRun(InNotebook, Stopping, RunHistory):
         return await self._answers.respond(words, interrupt, on_recorded, by, continue_run)
 
     async def continue_with(
-        self, entries: Iterable[Mapping[str, Any] | BaseModel]
+        self,
+        entries: Iterable[Mapping[str, Any] | BaseModel],
+        *,
+        parent_run_id: str | None = None,
     ) -> AgentRunResult:
         """Answer every pending interrupt at once, from AG-UI resume entries.
 
@@ -280,8 +283,12 @@ class AgentRun(InNotebook, Stopping, RunHistory):
         else "The user cancelled this interrupt."). The whole batch is checked first, and
         if any entry is refused, `ResumeBatchError` lists each problem with its code and
         nothing is applied. Sending the same batch again changes nothing.
+
+        `parent_run_id` is the continuation's `parentRunId`: the AG-UI run whose pauses the
+        entries answer. An entry for a pause that another AG-UI request carried is refused
+        as ``stale`` (pauses raised outside any AG-UI request accept any parent).
         """
-        return await self._answers.batch(entries)
+        return await self._answers.batch(entries, parent_run_id)
 
     async def pass_model_pause(self, on_recorded: OnRecorded | None = None) -> AgentRunResult:
         """Go on from a stepping run's pause before a model request: ask the model.
