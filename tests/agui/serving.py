@@ -13,7 +13,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -98,6 +99,22 @@ def said(events: Sequence[Mapping[str, Any]]) -> str:
 
 def answer(interrupt_id: str, payload: Any) -> dict[str, Any]:
     return {"interruptId": interrupt_id, "status": "resolved", "payload": payload}
+
+
+@asynccontextmanager
+async def client(served: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client that calls the ASGI app `served` in this process."""
+    transport = httpx.ASGITransport(app=served)
+    async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as c:
+        yield c
+
+
+async def post(c: httpx.AsyncClient, body: Any, **headers: str) -> list[dict[str, Any]]:
+    """POST `body` and return the events of the SSE stream that answers it."""
+    response = await c.post("/", json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream")
+    return frames(response.text)
 
 
 def free_port() -> int:

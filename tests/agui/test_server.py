@@ -9,19 +9,19 @@ import copy
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from tests.agui.served_agent import FINAL_TEXT, build, executions
 from tests.agui.serving import (
     answer,
+    client,
     ending,
     frames,
     interrupts,
+    post,
     refused,
     run_input,
     said,
@@ -36,20 +36,6 @@ from pausepoint.store import SQLiteStore
 from pausepoint.transcript import Prompt
 
 SECRET = "a secret of the tests, long enough"
-
-
-@asynccontextmanager
-async def client(served: Any) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=served)
-    async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as c:
-        yield c
-
-
-async def post(c: httpx.AsyncClient, body: Any, **headers: str) -> list[dict[str, Any]]:
-    response = await c.post("/", json=body, headers=headers)
-    assert response.status_code == 200, response.text
-    assert response.headers["content-type"].startswith("text/event-stream")
-    return frames(response.text)
 
 
 @pytest.fixture
@@ -211,15 +197,10 @@ def _drop_the_seal(state: dict[str, Any]) -> None:
     del state["pausepoint"]["seal"]
 
 
-def _drop_our_state(state: dict[str, Any]) -> None:
-    del state["pausepoint"]
-
-
 TAMPERING: dict[str, Callable[[dict[str, Any]], None]] = {
     "forged seal": _forge_seal,
     "tampered transcript": _raise_the_amount,
     "no seal": _drop_the_seal,
-    "no transcript at all": _drop_our_state,
 }
 
 

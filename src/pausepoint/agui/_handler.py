@@ -4,7 +4,14 @@ one stretch of it, and yield the AG-UI events the response streams.
 Two modes. With a store, the run is the stored one whose id is the AG-UI `threadId`, so
 any server process sharing the store answers any request of the thread (the store's
 lease and version checks make one of two racing answers win). Without one, nothing is
-kept: the transcript travels sealed in the client's state (see `_state`).
+kept: the run is rebuilt from the conversation the client sends back, its pauses from
+their sealed ids (see `_history` and `_pause_ids`); a client that also sends back the
+state of the last STATE_SNAPSHOT has the whole transcript checked by its seal instead
+(see `_state`).
+
+A pausepoint run is an AG-UI thread; each request is an AG-UI run. A pause belongs to
+the request whose stream carried it (its binding's `interruptedRunId`), and the
+continuation that answers it names that request as its `parentRunId`.
 
 Every outcome is a stream: a request that is refused before anything ran is a stream
 of one RUN_ERROR whose `code` says why (`bad-request`, `bad-state`, `run-not-found`...),
@@ -28,11 +35,14 @@ from ag_ui.core import (
 )
 
 from .._json import check_text
-from ..errors import PausepointError
-from ..run import Agent, AgentRun
+from ..errors import PausepointError, ResumeBatchError
+from ..run import Agent, AgentRun, NamePause
 from ..store import RunNotFoundError, RunStore
-from ..transcript import Prompt
+from ..transcript import InterruptEntry, Prompt, ToolCall
+from ._history import rebuild
 from ._input import BadRequest, Request, new_user_text, read_request
+from ._pause_ids import PauseIds
+from ._refusals import refusal_metadata
 from ._state import STATE_KEY, StateRefused, sealed_state, unseal
 from ._stream import events
 from ._translate import error_code
@@ -47,10 +57,18 @@ _ENDINGS = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
 class Handler:
     """Answers AG-UI requests for one agent, from `store` or statelessly with `key`."""
 
-    def __init__(self, agent: Agent, store: RunStore | None, key: bytes) -> None:
+    def __init__(
+        self,
+        agent: Agent,
+        store: RunStore | None,
+        key: bytes,
+        *,
+        require_sealed_state: bool = False,
+    ) -> None:
         self.agent = agent
         self.store = store
         self._key = key
+        self._require_sealed = require_sealed_state
 
     def describe(self) -> dict[str, Any]:
         """What a GET shows a person: the agent, its actions, the server's mode."""
@@ -75,6 +93,9 @@ class Handler:
             run, message = await self._open(request)
         except BadRequest as exc:
             yield RunErrorEvent(code="bad-request", message=str(exc))
+            return
+        except ResumeBatchError as exc:
+            yield _refused_batch(exc, request)
             return
         except StateRefused as exc:
             yield RunErrorEvent(
@@ -105,6 +126,7 @@ class Handler:
                 resume=request.resume,
                 run_id=request.input.run_id,
                 parent_run_id=request.input.parent_run_id,
+                name_pause=self._pause_names(request),
             ),
         )
         started = ended = False
@@ -124,6 +146,17 @@ class Handler:
             if not ended:
                 yield _internal_error()
 
+    def _pause_names(self, request: Request) -> NamePause | None:
+        """How a stateless server names the pauses of this request: by what rebuilds them."""
+        if self.store is not None:
+            return None
+        ids, run_id = PauseIds(self._key, request.thread_id), request.input.run_id
+
+        def name(record: ToolCall, entry: InterruptEntry) -> str:
+            return ids.name(run_id, record, entry)
+
+        return name
+
     def _snapshot(self, run: AgentRun, request: Request) -> StateSnapshotEvent:
         state = request.input.state
         others = state if isinstance(state, dict) else None
@@ -139,12 +172,15 @@ class Handler:
             return await self._open_stored(request, self.store)
         prompt = unseal(request.input.state, self._key, thread_id)
         if prompt is None:
-            if request.has_history:
+            if not request.has_history:
+                return self.agent.new_run(_first_prompt(request)), None
+            if self._require_sealed:
                 raise StateRefused(
                     "The request continues a conversation, but its state carries no "
-                    f"sealed transcript (state[{STATE_KEY!r}]); this server keeps none."
+                    f"sealed transcript (state[{STATE_KEY!r}]), and this server takes "
+                    "none other (app(..., require_sealed_state=True))."
                 )
-            return self.agent.new_run(_first_prompt(request)), None
+            prompt = rebuild(request, PauseIds(self._key, thread_id))
         run = self.agent.new_run(prompt)
         return run, _next_message(request, run.prompt)
 
@@ -200,6 +236,21 @@ def _checked(text: str) -> str:
         return check_text(text, "The user message")
     except PausepointError as exc:
         raise BadRequest(str(exc)) from exc
+
+
+def _refused_batch(exc: ResumeBatchError, request: Request) -> RunErrorEvent:
+    """A continuation refused while its run was rebuilt: nothing ran."""
+    parent = request.input.parent_run_id or request.thread_id
+    metadata = refusal_metadata(
+        exc.errors,
+        thread_id=request.thread_id,
+        run_id=request.input.run_id,
+        interrupted_run_id=parent,
+        answered=[
+            e["interruptId"] for e in request.resume or () if isinstance(e.get("interruptId"), str)
+        ],
+    )
+    return RunErrorEvent(code=error_code(exc), message=str(exc), metadata=metadata)
 
 
 def _internal_error() -> RunErrorEvent:

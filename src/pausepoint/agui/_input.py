@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from ..transcript import Prompt
 from ..transcript import UserMessage as TranscriptUserMessage
 
-__all__ = ["BadRequest", "Request", "new_user_text", "read_request"]
+__all__ = ["BadRequest", "Request", "new_user_text", "read_request", "text_of"]
 
 
 class BadRequest(Exception):
@@ -39,11 +39,11 @@ class Request:
 
     def user_messages(self) -> list[str]:
         """The text of each user message the client sent, in order."""
-        return [_text(m) for m in self.input.messages if isinstance(m, UserMessage)]
+        return [text_of(m) for m in self.input.messages if isinstance(m, UserMessage)]
 
     def user_ids(self) -> list[tuple[str, str]]:
         """The id and text of each user message the client sent, in order."""
-        return [(m.id, _text(m)) for m in self.input.messages if isinstance(m, UserMessage)]
+        return [(m.id, text_of(m)) for m in self.input.messages if isinstance(m, UserMessage)]
 
     @property
     def ends_with_user(self) -> bool:
@@ -102,7 +102,8 @@ def new_user_text(request: Request, prompt: Prompt | None) -> str | None:
     return text
 
 
-def _text(message: UserMessage) -> str:
+def text_of(message: UserMessage) -> str:
+    """The text of a user message (its text parts, one per line)."""
     content: str | Sequence[Any] = message.content
     if isinstance(content, str):
         return content

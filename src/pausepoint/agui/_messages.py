@@ -76,8 +76,7 @@ def snapshot_messages(prompt: Prompt) -> list[AguiMessage]:
         position = positions[id(item)]
         if isinstance(item, ToolCall) and item.status not in SETTLED:
             continue
-        text = item.status if isinstance(item, ToolCall) else item.text
-        key = (prompt.run_id, position, item.type, hash(text))
+        key = (prompt.run_id, position, item.type, _fingerprint(item))
         message = _BUILT.get(key) if keep else None
         if message is None:
             message = _message(item, message_id(prompt, position))
@@ -90,6 +89,16 @@ def snapshot_messages(prompt: Prompt) -> list[AguiMessage]:
 
 
 _BUILT: dict[tuple[str, int, str, int], AguiMessage] = {}
+
+
+def _fingerprint(item: Item) -> int:
+    """What the message of `item` is built from: two runs with one id (two servers that
+    each name a run after its thread) never share a message unless it says the same."""
+    if isinstance(item, UserMessage):
+        return hash(item.text)
+    if isinstance(item, AssistantMessage):
+        return hash((item.text, *(call.id for call in item.tool_calls)))
+    return hash((item.id, item.status, result_text(item)))
 _BUILT_MAX = 100_000
 
 

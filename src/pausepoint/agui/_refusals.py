@@ -47,7 +47,11 @@ def refusal_metadata(
         if error.code in _BATCH_CODES or error.interrupt_id not in answered:
             batch.append(error)
             continue
-        item = {"scope": "item", "interruptId": error.interrupt_id, "code": error.code}
+        item: dict[str, Any] = {
+            "scope": "item",
+            "interruptId": error.interrupt_id,
+            "code": error.code,
+        }
         item |= {"message": error.message} | common
         if error.path is not None:
             item["path"] = path_keys(error.path)

@@ -37,6 +37,7 @@ def app(
     cors_origins: Iterable[str] | None = None,
     authorize: Authorize | None = None,
     path: str = "/",
+    require_sealed_state: bool = False,
 ) -> Starlette:
     """Serve `agent` as an AG-UI endpoint: an ASGI app for uvicorn or any ASGI server.
 
@@ -83,7 +84,12 @@ def app(
     if authorize is not None and not callable(authorize):
         raise UsageError("authorize must be a function of the request, e.g. bearer(token).")
     origins = _origins(cors_origins)
-    handler = Handler(agent, store if store is not None else agent.store, secret_bytes(secret))
+    handler = Handler(
+        agent,
+        store if store is not None else agent.store,
+        secret_bytes(secret),
+        require_sealed_state=require_sealed_state,
+    )
 
     async def allowed(request: Request) -> bool:
         if authorize is None:
