@@ -511,6 +511,15 @@ async def test_a_get_describes_the_agent_and_its_actions(store: SQLiteStore) -> 
     assert described["mode"] == "store"
     assert [a["name"] for a in described["actions"]] == ["refund", "ship"]
     assert described["actions"][0]["inputSchema"]["required"] == ["order_id", "amount"]
+    assert [a["needsApproval"] for a in described["actions"]] == [True, False]
+    assert described["toolDefinitions"] == [
+        {
+            "name": "refund",
+            "description": "Refund an order.",
+            "needsApproval": True,
+            "inputSchema": described["actions"][0]["inputSchema"],
+        }
+    ]
     assert elsewhere.status_code == 404
 
 

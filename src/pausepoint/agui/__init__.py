@@ -20,6 +20,10 @@ its `authorize` hook. It needs the `agui` extra (``pip install 'pausepoint[agui]
 other framework), run, shown and answered from the notebook like a local run. `serve(agent)`
 (or `serve(asgi_app)`) serves from a background thread, for a notebook that talks to it.
 
+`tool_definitions(agent)` lists what a TanStack AI web client declares for the agent's
+approval tools (``python -m pausepoint.agui module:agent --tool-definitions`` writes it
+as JSON), so its `tool-approval` pauses read as such there.
+
 `snapshot_messages(prompt)` is the transcript as AG-UI messages (what MESSAGES_SNAPSHOT
 carries) and `message_id(prompt, position)` the id each item has on the wire.
 """
@@ -30,6 +34,7 @@ from pausepoint.agui._remote import RemoteRun
 from pausepoint.agui._serve import Serving, serve
 from pausepoint.agui._server import app, bearer
 from pausepoint.agui._stream import events
+from pausepoint.agui._tools import tool_definitions
 from pausepoint.agui._translate import error_code
 
 __all__ = [
@@ -44,4 +49,5 @@ __all__ = [
     "message_id",
     "serve",
     "snapshot_messages",
+    "tool_definitions",
 ]

@@ -7,6 +7,7 @@ sentence that names the fix (exit status 2) before anything listens.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -37,6 +38,7 @@ class Options:
     secret_env: str | None
     token_env: str | None
     cors: tuple[str, ...]
+    tool_definitions: bool = False
 
 
 def parse(argv: Sequence[str] | None = None) -> Options:
@@ -67,6 +69,12 @@ def parse(argv: Sequence[str] | None = None) -> Options:
         default=[],
         help="web origins allowed to call from a browser, e.g. https://app.example",
     )
+    parser.add_argument(
+        "--tool-definitions",
+        action="store_true",
+        help="print the TanStack AI tool definitions of the agent's approval tools as "
+        "JSON (for a web client to import) and exit, serving nothing",
+    )
     args = parser.parse_args(argv)
     return Options(
         agent=args.agent,
@@ -77,6 +85,7 @@ def parse(argv: Sequence[str] | None = None) -> Options:
         secret_env=args.secret_env,
         token_env=args.token_env,
         cors=tuple(args.cors),
+        tool_definitions=args.tool_definitions,
     )
 
 
@@ -89,6 +98,8 @@ def _env(name: str, what: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse(argv)
+    if options.tool_definitions:
+        return _print_tool_definitions(options)
     try:
         served = _build(options)
     except (CommandError, PausepointError) as exc:
@@ -105,6 +116,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     address = f"http://{options.host}:{options.port}{options.path}"
     print(f"Serving {options.agent} over AG-UI at {address} ({mode})", file=sys.stderr)
     uvicorn.run(served, host=options.host, port=options.port, log_level="info")
+    return 0
+
+
+def _print_tool_definitions(options: Options) -> int:
+    from ._tools import tool_definitions
+
+    try:
+        agent = load_agent(options.agent)
+    except (CommandError, PausepointError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(tool_definitions(agent), indent=2, ensure_ascii=False))
     return 0
 
 

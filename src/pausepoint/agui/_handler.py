@@ -45,6 +45,7 @@ from ._pause_ids import PauseIds
 from ._refusals import refusal_metadata
 from ._state import STATE_KEY, StateRefused, sealed_state, unseal
 from ._stream import events
+from ._tools import tool_definitions
 from ._translate import error_code
 
 __all__ = ["Handler"]
@@ -81,9 +82,11 @@ class Handler:
                     "name": spec.name,
                     "description": spec.description,
                     "inputSchema": spec.input_schema,
+                    "needsApproval": self.agent.actions[spec.name].needs_approval,
                 }
                 for spec in self.agent.action_specs
             ],
+            "toolDefinitions": tool_definitions(self.agent),
         }
 
     async def stream(self, body: bytes) -> AsyncIterator[BaseEvent]:

@@ -99,6 +99,8 @@ def _fingerprint(item: Item) -> int:
     if isinstance(item, AssistantMessage):
         return hash((item.text, *(call.id for call in item.tool_calls)))
     return hash((item.id, item.status, result_text(item)))
+
+
 _BUILT_MAX = 100_000
 
 
