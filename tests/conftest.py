@@ -41,8 +41,11 @@ POSTGRES_FILES = {"notebooks/test_durable_notebook.py"}
 # test by its node id without the parameters.
 SLOW = {
     "agui/test_agui_client_node.py",
+    "agui/test_tanstack_client_node.py",
     "debug/test_breakpoints.py::test_a_breakpoint_survives_a_save_and_restore_in_a_fresh_process",
     "interrupts/test_wire_binding.py::test_reader_never_raises",
+    "interrupts/test_tool_definitions.py::test_each_definition_hashes_to_the_digests_of_its_approvals_binding",
+    "interrupts/test_tool_definitions.py::test_the_command_line_prints_the_definitions_as_json_and_serves_nothing",
     "interrupts/test_wire_tanstack_crosscheck.py",
     "models/test_openai_settings.py::test_importing_the_package_does_not_import_openai",
     "run/test_crash_runs.py::test_killed_run_processes_lose_nothing_committed_and_runs_complete",

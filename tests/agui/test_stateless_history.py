@@ -263,3 +263,64 @@ async def test_a_refused_item_is_written_where_the_tanstack_client_reads_it(
     }
     assert "warp" in item["message"]
     assert executions(count) == ["refund"]
+
+
+async def test_the_same_continuation_sent_again_to_the_server_runs_nothing_again(
+    count: Path,
+) -> None:
+    async with client(app(build(count), secret=SECRET)) as c:
+        first = await post(c, run_input("t", "r1", text="Refund order 42"))
+        [approval] = interrupts(first)
+        body = continuation("t", "r2", "r1", snapshot_of(first), answer(approval["id"], APPROVE))
+        applied = await post(c, body)
+        again = await post(c, body)
+
+    assert ending(applied)["outcome"]["type"] == "interrupt"
+    [error] = refused(again)["metadata"]["errors"]
+    assert (error["code"], error["interruptId"]) == ("stale", approval["id"])
+    assert executions(count) == ["refund"]
+
+
+async def test_a_refused_continuation_leaves_its_pause_waiting_for_a_good_answer(
+    count: Path,
+) -> None:
+    async with client(app(build(count), secret=SECRET)) as c:
+        first = await post(c, run_input("t", "r1", text="Refund order 42"))
+        [approval] = interrupts(first)
+        history = snapshot_of(first)
+        bad = await post(
+            c, continuation("t", "r2", "r1", history, answer(approval["id"], {"approved": "yes"}))
+        )
+        good = await post(
+            c, continuation("t", "r3", "r1", history, answer(approval["id"], APPROVE))
+        )
+
+    assert refused(bad)["code"] == "resume-batch"
+    assert ending(good)["type"] == "RUN_FINISHED"
+    assert executions(count) == ["refund"]
+
+
+async def test_the_clients_note_of_its_own_decline_is_not_taken_for_the_calls_outcome(
+    count: Path,
+) -> None:
+    async with client(app(build(count), secret=SECRET)) as c:
+        first = await post(c, run_input("t", "r1", text="Refund order 42"))
+        [approval] = interrupts(first)
+        history = snapshot_of(first)
+        call_id = history[-1]["toolCalls"][0]["id"]
+        denied = {
+            "id": f"tool-{call_id}",
+            "role": "tool",
+            "toolCallId": call_id,
+            "content": json.dumps({"approved": False, "message": "User denied this action"}),
+        }
+        seen = await post(
+            c,
+            continuation(
+                "t", "r2", "r1", [*history, denied], answer(approval["id"], {"approved": False})
+            ),
+        )
+
+    [question] = interrupts(seen)  # the model heard the decline and asked the next thing
+    assert question["message"] == "How fast should order 42 ship?"
+    assert executions(count) == []

@@ -39,6 +39,7 @@ from ..errors import PausepointError, ResumeBatchError
 from ..run import Agent, AgentRun, NamePause
 from ..store import RunNotFoundError, RunStore
 from ..transcript import InterruptEntry, Prompt, ToolCall
+from ._answered import Answered
 from ._history import rebuild
 from ._input import BadRequest, Request, new_user_text, read_request
 from ._pause_ids import PauseIds
@@ -70,6 +71,7 @@ class Handler:
         self.store = store
         self._key = key
         self._require_sealed = require_sealed_state
+        self._answered = Answered()
 
     def describe(self) -> dict[str, Any]:
         """What a GET shows a person: the agent, its actions, the server's mode."""
@@ -94,6 +96,7 @@ class Handler:
         try:
             request = read_request(body)
             run, message = await self._open(request)
+            taken = self._claim(request)
         except BadRequest as exc:
             yield RunErrorEvent(code="bad-request", message=str(exc))
             return
@@ -114,8 +117,26 @@ class Handler:
             logger.exception("An AG-UI request could not open its run")
             yield _internal_error()
             return
-        async for event in self._drive(run, message, request):
-            yield event
+        applied = False
+        try:
+            async for event in self._drive(run, message, request):
+                applied = applied or event.type == EventType.RUN_STARTED
+                yield event
+        finally:
+            if not applied:  # refused before anything ran: its pauses still wait
+                self._answered.release(taken)
+
+    def _claim(self, request: Request) -> list[tuple[str, str]]:
+        """A stateless server takes the pauses a continuation rebuilt from its history
+        answers, so that the same continuation sent again to this process runs nothing
+        (see `_answered`). A sealed state tells a replay by itself: the answers are in it."""
+        state = request.input.state
+        if self.store is not None or not request.resume:
+            return []
+        if isinstance(state, dict) and STATE_KEY in state:
+            return []
+        ids = [e["interruptId"] for e in request.resume if isinstance(e.get("interruptId"), str)]
+        return self._answered.claim(request.thread_id, ids)
 
     async def _drive(
         self, run: AgentRun, message: str | None, request: Request

@@ -66,6 +66,9 @@ def rebuild(request: Request, ids: PauseIds) -> Prompt:
         for call in calls:
             pause = sealed.pop(call["id"], None)
             if pause is not None and message is last_turn and _same_call(pause, call):
+                # What the client wrote for its own answer (TanStack's "User denied this
+                # action") is not an outcome: the answer is the resume entry.
+                outcomes.pop(call["id"], None)
                 items.append({**pause.record, "status": "interrupted"})
                 continue
             if pause is not None:
