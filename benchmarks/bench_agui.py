@@ -11,10 +11,12 @@ by side:
 - events + encode: each stretch through `events(run, ...)` and `encode()`, the frames
   consumed in the same process (the AG-UI translation's own cost);
 - HTTP: `app(agent)` served by uvicorn on 127.0.0.1 in a process of its own (``python -m
-  pausepoint.agui``), stateless (the sealed transcript travels in the state) and with a
-  SQLiteStore (the run is loaded per request), followed by an httpx streaming client that
-  posts each RunAgentInput, parses every SSE frame as JSON and sends back the messages and
-  state it was given;
+  pausepoint.agui``), stateless (the sealed transcript travels in the state), stateless
+  from the history (the client sends back only the messages, with `state: {}`, as
+  TanStack AI's client does: the server rebuilds the run from them) and with a SQLiteStore
+  (the run is loaded per request), followed by an httpx streaming client that posts each
+  RunAgentInput, parses every SSE frame as JSON and sends back the messages (and the
+  state) it was given;
 - RemoteRun: the same two servers followed by `RemoteRun(url)` (its client and mirror).
 
 Printed per size, the median of the runs: wall µs per step (from the first request to the
@@ -25,7 +27,10 @@ commit thread too; over HTTP, the server process) and what that adds to the base
 and over HTTP, CPU µs per step of the client (this process). CPU figures are the ones a
 busy machine changes least. Goal: the server adds under 100 µs per step.
 
-Then, for each size of 1,000 steps or more, flatness: the last 100 steps over the first
+Then the growth of each way's cost per step from the smallest size to each larger one
+(goal for a stateless continuation from the history, from 100 to 1,000 steps: < 1.5),
+with the size of the last request's body. Then, for each size of 1,000 steps or more,
+flatness: the last 100 steps over the first
 100 (goal < 1.5), as bench_store.py computes it, by total time and by median step time.
 Over HTTP a step ends when the client receives its TOOL_CALL_RESULT. While the served ways
 grow with the transcript, 5,000 steps is not among the default sizes: one stateless run
@@ -168,6 +173,8 @@ class Measured:
     events: int = 0
     agent_cpu: float = 0.0
     client_cpu: float | None = None
+    body_bytes: int = 0
+    """The size of the last request's body (over HTTP)."""
 
     def start(self) -> None:
         self._agent, self._client = self.agent_clock(), time.process_time()
@@ -235,8 +242,9 @@ def _approvals(outcome: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-async def over_http(server: Server, size: int) -> Measured:
-    """A plain httpx client that posts each request and parses every SSE frame."""
+async def over_http(server: Server, size: int, *, send_state: bool = True) -> Measured:
+    """A plain httpx client that posts each request and parses every SSE frame; it sends
+    back the state it was given unless `send_state` is False (then always `{}`)."""
     async with httpx.AsyncClient(timeout=httpx.Timeout(60, read=None)) as client:
         thread = f"thread_{uuid.uuid4().hex}"
         messages: list[Any] = [{"id": "user-1", "role": "user", "content": _opening(size)}]
@@ -263,7 +271,12 @@ async def over_http(server: Server, size: int) -> Measured:
                 body["resume"] = resume
             ending: dict[str, Any] = {}
             headers = {"Accept": "text/event-stream"}
-            async with client.stream("POST", server.url, json=body, headers=headers) as response:
+            content = json.dumps(body).encode()
+            measured.body_bytes = len(content)
+            headers["Content-Type"] = "application/json"
+            async with client.stream(
+                "POST", server.url, content=content, headers=headers
+            ) as response:
                 assert response.status_code == 200, response.status_code
                 async for line in response.aiter_lines():
                     if not line.startswith("data:"):
@@ -275,7 +288,7 @@ async def over_http(server: Server, size: int) -> Measured:
                         measured.step()
                     elif kind == "MESSAGES_SNAPSHOT":
                         messages = event["messages"]
-                    elif kind == "STATE_SNAPSHOT":
+                    elif kind == "STATE_SNAPSHOT" and send_state:
                         state = event["snapshot"]
                     elif kind in ("RUN_FINISHED", "RUN_ERROR"):
                         ending = event
@@ -284,6 +297,11 @@ async def over_http(server: Server, size: int) -> Measured:
             if ending["outcome"]["type"] == "success":
                 return measured.stop(count)
             resume = _approvals(ending["outcome"])
+
+
+async def from_history(server: Server, size: int) -> Measured:
+    """The client TanStack AI's is: the conversation sent back, the state never."""
+    return await over_http(server, size, send_state=False)
 
 
 async def remote(server: Server, size: int) -> Measured:
@@ -319,6 +337,7 @@ def ways(store: RunStore, stateless: Server, stored: Server) -> dict[str, tuple[
         STORED: (local(lambda n: in_process(n, store)), STORED),
         "events + encode": (local(translated), BASELINE),
         "HTTP, stateless": (served(over_http, stateless), BASELINE),
+        "HTTP, from history": (served(from_history, stateless), BASELINE),
         "HTTP, SQLite": (served(over_http, stored), STORED),
         "RemoteRun, stateless": (served(remote, stateless), BASELINE),
         "RemoteRun, SQLite": (served(remote, stored), STORED),
@@ -380,6 +399,19 @@ def report(size: int, measured: dict[str, list[Measured]], bases: dict[str, str]
         print(line)
 
 
+def growth(sizes: list[int], per_size: dict[int, dict[str, list[Measured]]]) -> None:
+    """Each way's cost per step at each size over its cost at the smallest."""
+    first, *larger = sizes
+    for size in larger:
+        print(f"\nµs per step at {size:,} steps over {first:,} (from history: goal < 1.5):")
+        for name, runs in per_size[size].items():
+            small = Figures.of(per_size[first][name]).wall
+            big = Figures.of(runs).wall
+            body = statistics.median(m.body_bytes for m in runs)
+            shown = f", last request {body / 1024:,.0f} KiB" if body else ""
+            print(f"  {name:<22}{small:>9.1f} -> {big:>9.1f} µs/step  × {big / small:.2f}{shown}")
+
+
 def _ratios(stamps: list[float]) -> tuple[float, float]:
     """Last 100 steps over the first 100: by total time, and by median step time."""
     steps = [b - a for a, b in itertools.pairwise(stamps)]
@@ -424,8 +456,10 @@ def main() -> None:
         bases = {name: base for name, (_, base) in chosen.items()}
         for run, _ in chosen.values():  # warm-up: imports, first connections, caches
             measure(run, 20)
+        per_size: dict[int, dict[str, list[Measured]]] = {}
         for size in args.sizes:
             measured: dict[str, list[Measured]] = {name: [] for name in chosen}
+            per_size[size] = measured
             for i in range(args.repeat):
                 # Taking turns, starting from each end in turn: drift falls on all.
                 order = list(chosen.items())
@@ -434,6 +468,8 @@ def main() -> None:
             report(size, measured, bases)
             if size >= 1000:
                 flatness(size, measured)
+        if len(args.sizes) > 1:
+            growth(sorted(args.sizes), per_size)
 
 
 if __name__ == "__main__":

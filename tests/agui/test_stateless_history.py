@@ -324,3 +324,18 @@ async def test_the_clients_note_of_its_own_decline_is_not_taken_for_the_calls_ou
     [question] = interrupts(seen)  # the model heard the decline and asked the next thing
     assert question["message"] == "How fast should order 42 ship?"
     assert executions(count) == []
+
+
+async def test_a_client_that_continues_from_its_history_is_sent_no_sealed_state(
+    count: Path,
+) -> None:
+    async with client(app(build(count), secret=SECRET)) as c:
+        first = await post(c, run_input("t", "r1", text="Refund order 42"))
+        [approval] = interrupts(first)
+        second = await post(
+            c, continuation("t", "r2", "r1", snapshot_of(first), answer(approval["id"], APPROVE))
+        )
+
+    assert "STATE_SNAPSHOT" in types(first)  # a new thread: the client may keep it
+    assert "STATE_SNAPSHOT" not in types(second)
+    assert types(second)[-2:] == ["MESSAGES_SNAPSHOT", "RUN_FINISHED"]

@@ -126,14 +126,20 @@ class Handler:
             if not applied:  # refused before anything ran: its pauses still wait
                 self._answered.release(taken)
 
+    def _sends_state(self, request: Request) -> bool:
+        """Whether the stream ends with a sealed state: on a stateless server, for a new
+        thread and for a client that sent one back. A client that continued from its
+        history with an empty state shows it does not keep one; sealing the transcript
+        for it would cost a pass over the conversation at every request."""
+        if self.store is not None:
+            return False
+        return not request.has_history or _sealed_state_sent(request)
+
     def _claim(self, request: Request) -> list[tuple[str, str]]:
         """A stateless server takes the pauses a continuation rebuilt from its history
         answers, so that the same continuation sent again to this process runs nothing
         (see `_answered`). A sealed state tells a replay by itself: the answers are in it."""
-        state = request.input.state
-        if self.store is not None or not request.resume:
-            return []
-        if isinstance(state, dict) and STATE_KEY in state:
+        if self.store is not None or not request.resume or _sealed_state_sent(request):
             return []
         ids = [e["interruptId"] for e in request.resume if isinstance(e.get("interruptId"), str)]
         return self._answered.claim(request.thread_id, ids)
@@ -159,7 +165,7 @@ class Handler:
                 async for event in stretch:
                     if event.type in _ENDINGS:
                         ended = True
-                        if started and self.store is None:
+                        if started and self._sends_state(request):
                             yield self._snapshot(run, request)
                     started = started or event.type == EventType.RUN_STARTED
                     if isinstance(event, MessagesSnapshotEvent):
@@ -260,6 +266,11 @@ def _checked(text: str) -> str:
         return check_text(text, "The user message")
     except PausepointError as exc:
         raise BadRequest(str(exc)) from exc
+
+
+def _sealed_state_sent(request: Request) -> bool:
+    state = request.input.state
+    return isinstance(state, dict) and STATE_KEY in state
 
 
 def _refused_batch(exc: ResumeBatchError, request: Request) -> RunErrorEvent:
