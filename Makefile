@@ -12,7 +12,7 @@ AF_PINS := tests/agui/peers/agent-framework.txt
 BUNDLE := src/pausepoint/widget/static/widget.js
 JS_SOURCES := $(shell find js/src -type f 2>/dev/null) js/build.mjs js/package.json
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
-PY_SOURCES := src tests benchmarks hatch_build.py
+PY_SOURCES := src tests benchmarks examples hatch_build.py
 
 # `make demo PORT=9000 LAB_ARGS="--no-browser"` (any `jupyter lab` options).
 PORT ?= 8888
