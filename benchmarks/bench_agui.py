@@ -27,10 +27,11 @@ commit thread too; over HTTP, the server process) and what that adds to the base
 and over HTTP, CPU µs per step of the client (this process). CPU figures are the ones a
 busy machine changes least. Goal: the server adds under 100 µs per step.
 
-Then the growth of each way's cost per step from the smallest size to each larger one
-(goal for a stateless continuation from the history, from 100 to 1,000 steps: < 1.5),
-with the size of the last request's body. Then, for each size of 1,000 steps or more,
-flatness: the last 100 steps over the first
+Then the growth of each way's cost per step from the smallest size to each larger one,
+with the size of the last request's body, and the last continuation's cost per step of
+the conversation it carries (goal from 100 to 1,000 steps: < 1.5, a continuation that
+reads the conversation once and does nothing more that grows with it). Then, for each
+size of 1,000 steps or more, flatness: the last 100 steps over the first
 100 (goal < 1.5), as bench_store.py computes it, by total time and by median step time.
 Over HTTP a step ends when the client receives its TOOL_CALL_RESULT. While the served ways
 grow with the transcript, 5,000 steps is not among the default sizes: one stateless run
@@ -175,6 +176,9 @@ class Measured:
     client_cpu: float | None = None
     body_bytes: int = 0
     """The size of the last request's body (over HTTP)."""
+    last_request: float = 0.0
+    """Seconds from posting the last request (a continuation that sends the whole
+    conversation) to the end of its stream (over HTTP)."""
 
     def start(self) -> None:
         self._agent, self._client = self.agent_clock(), time.process_time()
@@ -274,6 +278,7 @@ async def over_http(server: Server, size: int, *, send_state: bool = True) -> Me
             content = json.dumps(body).encode()
             measured.body_bytes = len(content)
             headers["Content-Type"] = "application/json"
+            sent = time.perf_counter()
             async with client.stream(
                 "POST", server.url, content=content, headers=headers
             ) as response:
@@ -293,6 +298,7 @@ async def over_http(server: Server, size: int, *, send_state: bool = True) -> Me
                     elif kind in ("RUN_FINISHED", "RUN_ERROR"):
                         ending = event
             assert ending.get("type") == "RUN_FINISHED", ending
+            measured.last_request = time.perf_counter() - sent
             parent = run_id
             if ending["outcome"]["type"] == "success":
                 return measured.stop(count)
@@ -400,16 +406,31 @@ def report(size: int, measured: dict[str, list[Measured]], bases: dict[str, str]
 
 
 def growth(sizes: list[int], per_size: dict[int, dict[str, list[Measured]]]) -> None:
-    """Each way's cost per step at each size over its cost at the smallest."""
+    """Each way's cost per step at each size over its cost at the smallest, then the last
+    continuation's cost per step of the conversation it carries: a continuation that reads
+    the conversation once costs the same per step at any size."""
     first, *larger = sizes
     for size in larger:
-        print(f"\nµs per step at {size:,} steps over {first:,} (from history: goal < 1.5):")
+        print(f"\nµs per step of the whole run at {size:,} steps over {first:,}:")
         for name, runs in per_size[size].items():
             small = Figures.of(per_size[first][name]).wall
             big = Figures.of(runs).wall
             body = statistics.median(m.body_bytes for m in runs)
             shown = f", last request {body / 1024:,.0f} KiB" if body else ""
             print(f"  {name:<22}{small:>9.1f} -> {big:>9.1f} µs/step  × {big / small:.2f}{shown}")
+        print(
+            f"\nThe last continuation, µs per step of its conversation, at {size:,} steps "
+            f"over {first:,} (goal < 1.5):"
+        )
+        for name, runs in per_size[size].items():
+            if not any(m.last_request for m in runs):
+                continue
+            small = statistics.median(m.last_request for m in per_size[first][name]) / first
+            big = statistics.median(m.last_request for m in runs) / size
+            print(
+                f"  {name:<22}{small * 1e6:>9.1f} -> {big * 1e6:>9.1f} µs/step  × "
+                f"{big / small:.2f}  ({big * size * 1e3:,.1f} ms for the request)"
+            )
 
 
 def _ratios(stamps: list[float]) -> tuple[float, float]:
