@@ -37,7 +37,14 @@ Over HTTP a step ends when the client receives its TOOL_CALL_RESULT. While the s
 grow with the transcript, 5,000 steps is not among the default sizes: one stateless run
 of that size takes many minutes.
 
+Last, a stateless continuation's cost side by side (issue 28), from the history as
+TanStack AI's client sends it and with the sealed state: µs per step of a whole drive,
+from the first message to the end (wall, and the server's CPU), at the smallest and the
+largest size, their ratio (goal < 1.5x), and the last request's body. `--continuations`
+measures only those two ways (and their baseline).
+
     python benchmarks/bench_agui.py [--sizes 100 1000] [--repeat 3] [--ways NAME ...]
+    python benchmarks/bench_agui.py --continuations [--sizes 100 1000] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -97,7 +104,12 @@ class _Answering:
         if script is None:
             calls = int(first.text.split()[0])
             script = self._scripts[first.text] = ScriptedModel(one_call_per_turn(calls, "bump"))
-        return await script.request(request)
+        response = await script.request(request)
+        # A ScriptedModel keeps each request, and a request holds its run's transcript: a
+        # server that rebuilds the run per request would keep every transcript it rebuilt,
+        # and its collector would walk them all (a served model keeps nothing).
+        script.requests.clear()
+        return response
 
 
 def _opening(size: int) -> str:
@@ -325,6 +337,7 @@ async def remote(server: Server, size: int) -> Measured:
 
 Run = Callable[[int], Measured]
 BASELINE, STORED = "in process", "in process, SQLite"
+SEALED, HISTORY = "HTTP, stateless", "HTTP, from history"
 
 
 def ways(store: RunStore, stateless: Server, stored: Server) -> dict[str, tuple[Run, str]]:
@@ -342,8 +355,8 @@ def ways(store: RunStore, stateless: Server, stored: Server) -> dict[str, tuple[
         BASELINE: (local(lambda n: in_process(n, None)), BASELINE),
         STORED: (local(lambda n: in_process(n, store)), STORED),
         "events + encode": (local(translated), BASELINE),
-        "HTTP, stateless": (served(over_http, stateless), BASELINE),
-        "HTTP, from history": (served(from_history, stateless), BASELINE),
+        SEALED: (served(over_http, stateless), BASELINE),
+        HISTORY: (served(from_history, stateless), BASELINE),
         "HTTP, SQLite": (served(over_http, stored), STORED),
         "RemoteRun, stateless": (served(remote, stateless), BASELINE),
         "RemoteRun, SQLite": (served(remote, stored), STORED),
@@ -433,6 +446,29 @@ def growth(sizes: list[int], per_size: dict[int, dict[str, list[Measured]]]) -> 
             )
 
 
+def continuations(sizes: list[int], per_size: dict[int, dict[str, list[Measured]]]) -> None:
+    """A stateless continuation's cost per step at the smallest and the largest size: from
+    the history beside the sealed state, by wall time and by the server's CPU."""
+    first, last = sizes[0], sizes[-1]
+    print(
+        f"\nA stateless continuation over HTTP (uvicorn), µs per step at {first:,} and "
+        f"{last:,} steps, goal < 1.5x:"
+    )
+    print(f"  {'':<20}{'wall':>20}{'':>8}{'server CPU':>20}{'':>8}{'last body':>11}")
+    print(f"  {'':<20}{first:>10,}{last:>10,}{'×':>8}{first:>10,}{last:>10,}{'×':>8}{'KiB':>11}")
+    for name in (HISTORY, SEALED):
+        if name not in per_size[last]:
+            continue
+        small, big = Figures.of(per_size[first][name]), Figures.of(per_size[last][name])
+        wall, cpu = big.wall / small.wall, big.agent / small.agent
+        body = statistics.median(m.body_bytes for m in per_size[last][name]) / 1024
+        print(
+            f"  {name:<20}{small.wall:>10.0f}{big.wall:>10.0f}{wall:>7.2f}x"
+            f"{small.agent:>10.0f}{big.agent:>10.0f}{cpu:>7.2f}x{body:>11,.0f}"
+            f"  {'within' if wall < 1.5 else 'over'} the goal"
+        )
+
+
 def _ratios(stamps: list[float]) -> tuple[float, float]:
     """Last 100 steps over the first 100: by total time, and by median step time."""
     steps = [b - a for a, b in itertools.pairwise(stamps)]
@@ -460,7 +496,14 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--ways", nargs="+", help="only these ways (and their baselines)")
+    parser.add_argument(
+        "--continuations",
+        action="store_true",
+        help=f"only the stateless continuations: the ways {SEALED!r} and {HISTORY!r}",
+    )
     args = parser.parse_args()
+    if args.continuations:
+        args.ways = [*(args.ways or ()), SEALED, HISTORY]
     if not Path(f"/proc/{os.getpid()}/task").is_dir():
         raise SystemExit("bench_agui reads a server's CPU time from /proc (Linux).")
     with ExitStack() as stack:
@@ -491,6 +534,7 @@ def main() -> None:
                 flatness(size, measured)
         if len(args.sizes) > 1:
             growth(sorted(args.sizes), per_size)
+            continuations(sorted(args.sizes), per_size)
 
 
 if __name__ == "__main__":
