@@ -28,20 +28,22 @@ and over HTTP, CPU µs per step of the client (this process). CPU figures are th
 busy machine changes least. Goal: the server adds under 100 µs per step.
 
 Then the growth of each way's cost per step from the smallest size to each larger one,
-with the size of the last request's body, and the last continuation's cost per step of
-the conversation it carries (goal from 100 to 1,000 steps: < 1.5, a continuation that
-reads the conversation once and does nothing more that grows with it). Then, for each
+with the size of the last request's body. Then, for each
 size of 1,000 steps or more, flatness: the last 100 steps over the first
 100 (goal < 1.5), as bench_store.py computes it, by total time and by median step time.
 Over HTTP a step ends when the client receives its TOOL_CALL_RESULT. While the served ways
 grow with the transcript, 5,000 steps is not among the default sizes: one stateless run
 of that size takes many minutes.
 
-Last, a stateless continuation's cost side by side (issue 28), from the history as
-TanStack AI's client sends it and with the sealed state: µs per step of a whole drive,
-from the first message to the end (wall, and the server's CPU), at the smallest and the
-largest size, their ratio (goal < 1.5x), and the last request's body. `--continuations`
-measures only those two ways (and their baseline).
+Last, a stateless continuation's cost side by side, from the history as TanStack AI's
+client sends it and with the sealed state: the last continuation's wall time per step of
+the conversation it carries, at the smallest and the largest size, their ratio (goal
+< 1.5x: a continuation reads its conversation once and does nothing more that grows with
+it), the last request's body, and for context the whole drive's µs per step (wall, and
+the server's CPU). A drive of N steps with a pause every 10 sends N/10 continuations, each
+carrying the conversation so far, so a whole stateless drive costs in N² by its nature:
+its µs per step grows about as fast as N even when every continuation is linear.
+`--continuations` measures only those two ways (and their baseline).
 
     python benchmarks/bench_agui.py [--sizes 100 1000] [--repeat 3] [--ways NAME ...]
     python benchmarks/bench_agui.py --continuations [--sizes 100 1000] [--repeat 3]
@@ -419,9 +421,8 @@ def report(size: int, measured: dict[str, list[Measured]], bases: dict[str, str]
 
 
 def growth(sizes: list[int], per_size: dict[int, dict[str, list[Measured]]]) -> None:
-    """Each way's cost per step at each size over its cost at the smallest, then the last
-    continuation's cost per step of the conversation it carries: a continuation that reads
-    the conversation once costs the same per step at any size."""
+    """Each way's cost per step of the whole run at each size over its cost at the
+    smallest, with the last request's body."""
     first, *larger = sizes
     for size in larger:
         print(f"\nµs per step of the whole run at {size:,} steps over {first:,}:")
@@ -431,41 +432,38 @@ def growth(sizes: list[int], per_size: dict[int, dict[str, list[Measured]]]) -> 
             body = statistics.median(m.body_bytes for m in runs)
             shown = f", last request {body / 1024:,.0f} KiB" if body else ""
             print(f"  {name:<22}{small:>9.1f} -> {big:>9.1f} µs/step  × {big / small:.2f}{shown}")
-        print(
-            f"\nThe last continuation, µs per step of its conversation, at {size:,} steps "
-            f"over {first:,} (goal < 1.5):"
-        )
-        for name, runs in per_size[size].items():
-            if not any(m.last_request for m in runs):
-                continue
-            small = statistics.median(m.last_request for m in per_size[first][name]) / first
-            big = statistics.median(m.last_request for m in runs) / size
-            print(
-                f"  {name:<22}{small * 1e6:>9.1f} -> {big * 1e6:>9.1f} µs/step  × "
-                f"{big / small:.2f}  ({big * size * 1e3:,.1f} ms for the request)"
-            )
 
 
 def continuations(sizes: list[int], per_size: dict[int, dict[str, list[Measured]]]) -> None:
-    """A stateless continuation's cost per step at the smallest and the largest size: from
-    the history beside the sealed state, by wall time and by the server's CPU."""
+    """A stateless continuation's cost per step of its conversation at the smallest and the
+    largest size, from the history beside the sealed state; the whole drive for context."""
     first, last = sizes[0], sizes[-1]
     print(
-        f"\nA stateless continuation over HTTP (uvicorn), µs per step at {first:,} and "
-        f"{last:,} steps, goal < 1.5x:"
+        f"\nA stateless continuation over HTTP (uvicorn): the last request's wall µs per "
+        f"step of its conversation at {first:,} and {last:,} steps (goal < 1.5x); the "
+        f"whole drive's µs per step (wall, server CPU) for context:"
     )
-    print(f"  {'':<20}{'wall':>20}{'':>8}{'server CPU':>20}{'':>8}{'last body':>11}")
-    print(f"  {'':<20}{first:>10,}{last:>10,}{'×':>8}{first:>10,}{last:>10,}{'×':>8}{'KiB':>11}")
+    print(
+        f"  {'':<20}{'last continuation':>28}{'':>10}{'body':>9}"
+        f"{'whole drive, wall':>26}{'server CPU':>22}"
+    )
+    print(
+        f"  {'':<20}{first:>10,}{last:>10,}{'×':>8}{'':>10}{'KiB':>9}"
+        f"{first:>10,}{last:>10,}{'×':>6}{first:>10,}{last:>10,}{'×':>6}"
+    )
     for name in (HISTORY, SEALED):
         if name not in per_size[last]:
             continue
-        small, big = Figures.of(per_size[first][name]), Figures.of(per_size[last][name])
-        wall, cpu = big.wall / small.wall, big.agent / small.agent
-        body = statistics.median(m.body_bytes for m in per_size[last][name]) / 1024
+        runs_small, runs_big = per_size[first][name], per_size[last][name]
+        one = statistics.median(m.last_request for m in runs_small) / first * 1e6
+        many = statistics.median(m.last_request for m in runs_big) / last * 1e6
+        small, big = Figures.of(runs_small), Figures.of(runs_big)
+        body = statistics.median(m.body_bytes for m in runs_big) / 1024
+        verdict = "within" if many / one < 1.5 else "over"
         print(
-            f"  {name:<20}{small.wall:>10.0f}{big.wall:>10.0f}{wall:>7.2f}x"
-            f"{small.agent:>10.0f}{big.agent:>10.0f}{cpu:>7.2f}x{body:>11,.0f}"
-            f"  {'within' if wall < 1.5 else 'over'} the goal"
+            f"  {name:<20}{one:>10.1f}{many:>10.1f}{many / one:>7.2f}x  {verdict:<8}"
+            f"{body:>9,.0f}{small.wall:>10.0f}{big.wall:>10.0f}{big.wall / small.wall:>5.1f}x"
+            f"{small.agent:>10.0f}{big.agent:>10.0f}{big.agent / small.agent:>5.1f}x"
         )
 
 
