@@ -22,7 +22,7 @@ from .errors import UnsupportedSchemaVersionError
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "SUPPORTED_SCHEMA_VERSIONS", "migrate"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The version this pausepoint writes."""
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
@@ -73,12 +73,19 @@ def _add_agui_runs(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _add_owner(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 7 records who started a served run (`Prompt.owner`). A version-6
+    transcript has no owner: it reads as it is."""
+    return data
+
+
 MIGRATIONS: dict[int, Migration] = {
     1: _add_timing,
     2: _add_who,
     3: _add_set_aside,
     4: _add_fork_points,
     5: _add_agui_runs,
+    6: _add_owner,
 }
 """Upgrades by the version they read: ``MIGRATIONS[n]`` turns a version-n dict into n + 1."""
 

@@ -370,6 +370,10 @@ class Prompt(_Model):
     """Set on a run made by `AgentRun.fork(at=...)`."""
     model_pause: ModelPause | None = None
     """Set while a stepping run is stopped before its next model request."""
+    owner: str | None = None
+    """Who started the run, as the server that took its first request knew the caller
+    (the identity its `authorize` hook gave); only that caller may read or continue it
+    there. None: anyone who may use the server and knows the thread's id."""
     _aside: bool = PrivateAttr(default=False)
     """Some turn is set aside: model requests leave such turns out (see `for_model`)."""
 

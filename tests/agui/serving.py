@@ -105,7 +105,7 @@ def answer(interrupt_id: str, payload: Any) -> dict[str, Any]:
 async def client(served: Any) -> AsyncIterator[httpx.AsyncClient]:
     """An HTTP client that calls the ASGI app `served` in this process."""
     transport = httpx.ASGITransport(app=served)
-    async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as c:
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
         yield c
 
 

@@ -75,9 +75,9 @@ def _version_1_prompt() -> dict[str, Any]:
     }  # fmt: skip
 
 
-def test_the_transcript_is_written_as_version_6() -> None:
-    assert SCHEMA_VERSION == 6
-    assert json.loads(Prompt.from_user("x").model_dump_json())["schema_version"] == 6
+def test_the_transcript_is_written_as_version_7() -> None:
+    assert SCHEMA_VERSION == 7
+    assert json.loads(Prompt.from_user("x").model_dump_json())["schema_version"] == 7
 
 
 def test_a_saved_version_1_prompt_is_migrated_to_the_current_version() -> None:

@@ -104,6 +104,7 @@ async def test_forks_kept_by_a_version_3_store_load_from_its_parent_columns(
     _, fork = await paused_fork(store)
     with store._transaction(write=True) as cur:  # type: ignore[attr-defined]
         cur.execute("ALTER TABLE pausepoint_runs DROP COLUMN fork_origin")  # as version 3 had
+        cur.execute("ALTER TABLE pausepoint_runs DROP COLUMN owner")
         cur.execute("UPDATE pausepoint_schema SET version = 3")
     store.close()
 

@@ -135,6 +135,7 @@ def test_a_version_1_database_gains_the_column_and_keeps_its_runs(
             for column in ("title", "pause_kind", "pause_args", "ignored_by", "ignored_at")
         ),
         "ALTER TABLE pausepoint_runs DROP COLUMN fork_origin",  # added by version 4
+        "ALTER TABLE pausepoint_runs DROP COLUMN owner",  # added by version 5
         "UPDATE pausepoint_schema SET version = 1",
     )
 

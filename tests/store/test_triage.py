@@ -204,6 +204,7 @@ def test_a_store_of_version_2_gets_its_triage_columns_from_its_rows(
         for column in (
             *("title", "pause_kind", "pause_args", "ignored_by", "ignored_at"),
             "fork_origin",  # added by version 4
+            "owner",  # added by version 5
         ):
             cur.execute(f"ALTER TABLE pausepoint_runs DROP COLUMN {column}")
         cur.execute("UPDATE pausepoint_schema SET version = 2")

@@ -13,8 +13,10 @@ answers of an AG-UI continuation) and yields `ag_ui.core` event models in protoc
 `app(agent, store)` is that web server: a Starlette ASGI app answering AG-UI
 `RunAgentInput` POSTs for the agent's runs, one run per AG-UI thread, from a store or
 statelessly (the transcript travels sealed in the client's state); `bearer(token)` makes
-its `authorize` hook. It needs the `agui` extra (``pip install 'pausepoint[agui]'``);
-``python -m pausepoint.agui module:agent`` serves an agent from the command line.
+its `authorize` hook (`bearer({token: caller})` names callers, whose threads are then
+theirs: `owner_only`, `ThreadAccess`), and `Limits` bounds what a request may send. It
+needs the `agui` extra (``pip install 'pausepoint[agui]'``); ``python -m pausepoint.agui
+module:agent`` serves an agent from the command line.
 
 `RemoteRun(url)` is the other direction: an agent served over AG-UI (by pausepoint or any
 other framework), run, shown and answered from the notebook like a local run. `serve(agent)`
@@ -29,7 +31,9 @@ carries) and `message_id(prompt, position)` the id each item has on the wire.
 """
 
 from pausepoint.agui._encode import CONTENT_TYPE, encode
+from pausepoint.agui._limits import Limits
 from pausepoint.agui._messages import message_id, snapshot_messages
+from pausepoint.agui._owners import ThreadAccess, owner_only
 from pausepoint.agui._remote import RemoteRun
 from pausepoint.agui._serve import Serving, serve
 from pausepoint.agui._server import app, bearer
@@ -39,14 +43,17 @@ from pausepoint.agui._translate import error_code
 
 __all__ = [
     "CONTENT_TYPE",
+    "Limits",
     "RemoteRun",
     "Serving",
+    "ThreadAccess",
     "app",
     "bearer",
     "encode",
     "error_code",
     "events",
     "message_id",
+    "owner_only",
     "serve",
     "snapshot_messages",
     "tool_definitions",

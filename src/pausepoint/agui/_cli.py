@@ -39,6 +39,7 @@ class Options:
     token_env: str | None
     cors: tuple[str, ...]
     tool_definitions: bool = False
+    allowed_hosts: tuple[str, ...] = ()
 
 
 def parse(argv: Sequence[str] | None = None) -> Options:
@@ -70,6 +71,14 @@ def parse(argv: Sequence[str] | None = None) -> Options:
         help="web origins allowed to call from a browser, e.g. https://app.example",
     )
     parser.add_argument(
+        "--allowed-host",
+        metavar="HOST",
+        nargs="+",
+        default=[],
+        help="Host names the server answers as, e.g. agent.example.com ('*' for any; "
+        "default: the loopback names when --host is a loopback address, any otherwise)",
+    )
+    parser.add_argument(
         "--tool-definitions",
         action="store_true",
         help="print the TanStack AI tool definitions of the agent's approval tools as "
@@ -86,6 +95,7 @@ def parse(argv: Sequence[str] | None = None) -> Options:
         token_env=args.token_env,
         cors=tuple(args.cors),
         tool_definitions=args.tool_definitions,
+        allowed_hosts=tuple(args.allowed_host),
     )
 
 
@@ -132,7 +142,7 @@ def _print_tool_definitions(options: Options) -> int:
 
 
 def _build(options: Options) -> Starlette:
-    from ._server import app, bearer
+    from ._server import app, bearer, hosts_for
 
     try:
         import uvicorn  # noqa: F401  (checked before the agent's module is imported)
@@ -150,5 +160,6 @@ def _build(options: Options) -> Starlette:
         secret=secret,
         cors_origins=options.cors or None,
         authorize=bearer(token) if token is not None else None,
+        allowed_hosts=options.allowed_hosts or hosts_for(options.host),
         path=options.path,
     )

@@ -59,18 +59,43 @@ def _message_json(message: Any) -> str:
 _END = object()
 
 
-async def coalesce(frames: AsyncIterable[str]) -> AsyncIterator[str]:
+class Overflow(Exception):
+    """A stream's client left more waiting than `coalesce` may hold: the stream ends."""
+
+
+async def coalesce(
+    frames: AsyncIterable[str], *, max_buffered: int | None = None
+) -> AsyncIterator[str]:
     """`frames` joined into as few chunks as keep them timely: whatever is ready when the
     response asks for more goes out as one write. A step makes several events at once (a
     message, its calls, a result); one write each would cost the server more than the
-    events themselves. Closing this closes `frames` (a stream the client left)."""
+    events themselves. Closing this closes `frames` (a stream the client left).
+
+    With `max_buffered`, the frames that pile up while the previous write waits for the
+    client are held up to that many characters: past it `frames` is closed at once (its
+    run stopped, as when the client leaves), what was held is dropped, and the stream
+    ends with a RUN_ERROR `client-too-slow` frame for a client that reads again."""
     ready: asyncio.Queue[object] = asyncio.Queue()
+    held = 0  # characters in `ready`
+    writing = False  # a chunk is out, and the client has not taken it yet
+    overflow = False
 
     async def read() -> None:
+        nonlocal held, overflow
+        each = aiter(frames)
         try:
-            async for frame in frames:
+            async for frame in each:
                 ready.put_nowait(frame)
+                held += len(frame)
+                if writing and max_buffered is not None and held > max_buffered:
+                    overflow = True
+                    _drain(ready)
+                    held = 0
+                    break
         finally:
+            close = getattr(each, "aclose", None)
+            if close is not None:
+                await close()  # the run stops now, not when the stream is collected
             ready.put_nowait(_END)
 
     reader = asyncio.ensure_future(read())
@@ -87,12 +112,31 @@ async def coalesce(frames: AsyncIterable[str]) -> AsyncIterator[str]:
                     ended = True
                     break
                 chunk.append(str(more))
-            yield "".join(chunk)
+            text = "".join(chunk)
+            held -= len(text)
+            writing = True
+            yield text
+            writing = False
             if ended:
                 break
         await reader  # its error, if it failed, is the stream's
+        if overflow:
+            yield _TOO_SLOW.format(max_buffered)
     finally:
         if not reader.done():
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
+
+
+_TOO_SLOW = (
+    'data: {{"type":"RUN_ERROR","code":"client-too-slow","message":"The client did not '
+    "read this stream while more than {} characters of events waited; the run was "
+    "stopped as if the client had left. Read the stream as it comes, or serve with "
+    'app(..., limits=Limits(max_buffered_bytes=...))."}}\n\n'
+)
+
+
+def _drain(queue: asyncio.Queue[object]) -> None:
+    while not queue.empty():
+        queue.get_nowait()

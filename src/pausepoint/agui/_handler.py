@@ -13,6 +13,10 @@ A pausepoint run is an AG-UI thread; each request is an AG-UI run. A pause belon
 the request whose stream carried it (its binding's `interruptedRunId`), and the
 continuation that answers it names that request as its `parentRunId`.
 
+A thread belongs to whoever started it, when the server names its callers: the request's
+`Caller` says who sends it and asks the server's thread hook (see `_owners`) before the
+run is read out or continued.
+
 Every outcome is a stream: a request that is refused before anything ran is a stream
 of one RUN_ERROR whose `code` says why (`bad-request`, `bad-state`, `run-not-found`...),
 and nothing was changed.
@@ -22,8 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
+from dataclasses import dataclass
 from typing import Any, cast
 
 from ag_ui.core import (
@@ -42,6 +47,8 @@ from ..transcript import InterruptEntry, Prompt, ToolCall
 from ._answered import Answered
 from ._history import rebuild
 from ._input import BadRequest, Request, new_user_text, read_request
+from ._limits import Limits
+from ._owners import ThreadAccess, ThreadRefused
 from ._pause_ids import PauseIds
 from ._refusals import refusal_metadata
 from ._state import STATE_KEY, StateRefused, sealed_state, unseal
@@ -56,6 +63,19 @@ logger = logging.getLogger("pausepoint")
 _ENDINGS = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
 
 
+async def _anyone(access: ThreadAccess) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sends a request: the identity the endpoint admitted it as (None: unnamed), and
+    the question the server asks before the request uses a thread."""
+
+    identity: str | None = None
+    may_use: Callable[[ThreadAccess], Awaitable[bool]] = _anyone
+
+
 class Handler:
     """Answers AG-UI requests for one agent, from `store` or statelessly with `key`."""
 
@@ -66,9 +86,11 @@ class Handler:
         key: bytes,
         *,
         require_sealed_state: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         self.agent = agent
         self.store = store
+        self.limits = limits or Limits()
         self._key = key
         self._require_sealed = require_sealed_state
         self._answered = Answered()
@@ -91,14 +113,18 @@ class Handler:
             "toolDefinitions": tool_definitions(self.agent),
         }
 
-    async def stream(self, body: bytes) -> AsyncIterator[BaseEvent]:
-        """The events answering the POST whose body is `body`."""
+    async def stream(self, body: bytes, caller: Caller | None = None) -> AsyncIterator[BaseEvent]:
+        """The events answering the POST whose body is `body`, sent by `caller`."""
+        caller = caller or Caller()
         try:
-            request = read_request(body)
-            run, message = await self._open(request)
+            request = read_request(body, self.limits)
+            run, message = await self._open(request, caller)
             taken = self._claim(request)
         except BadRequest as exc:
             yield RunErrorEvent(code="bad-request", message=str(exc))
+            return
+        except ThreadRefused as exc:
+            yield RunErrorEvent(code="forbidden", message=str(exc))
             return
         except ResumeBatchError as exc:
             yield _refused_batch(exc, request)
@@ -119,7 +145,7 @@ class Handler:
             return
         applied = False
         try:
-            async for event in self._drive(run, message, request):
+            async for event in self._drive(run, message, request, caller):
                 applied = applied or event.type == EventType.RUN_STARTED
                 yield event
         finally:
@@ -145,7 +171,7 @@ class Handler:
         return self._answered.claim(request.thread_id, ids)
 
     async def _drive(
-        self, run: AgentRun, message: str | None, request: Request
+        self, run: AgentRun, message: str | None, request: Request, caller: Caller
     ) -> AsyncIterator[BaseEvent]:
         # An async generator: closing it at once stops the run when the client leaves.
         stretch = cast(
@@ -156,7 +182,7 @@ class Handler:
                 resume=request.resume,
                 run_id=request.input.run_id,
                 parent_run_id=request.input.parent_run_id,
-                name_pause=self._pause_names(request),
+                name_pause=self._pause_names(request, caller.identity),
             ),
         )
         started = ended = False
@@ -176,11 +202,12 @@ class Handler:
             if not ended:
                 yield _internal_error()
 
-    def _pause_names(self, request: Request) -> NamePause | None:
-        """How a stateless server names the pauses of this request: by what rebuilds them."""
+    def _pause_names(self, request: Request, caller: str | None) -> NamePause | None:
+        """How a stateless server names the pauses of this request: by what rebuilds them,
+        for the caller it answers."""
         if self.store is not None:
             return None
-        ids, run_id = PauseIds(self._key, request.thread_id), request.input.run_id
+        ids, run_id = PauseIds(self._key, request.thread_id, caller), request.input.run_id
 
         def name(record: ToolCall, entry: InterruptEntry) -> str:
             return ids.name(run_id, record, entry)
@@ -192,37 +219,48 @@ class Handler:
         others = state if isinstance(state, dict) else None
         return StateSnapshotEvent(snapshot=sealed_state(run.prompt, self._key, others))
 
-    async def _open(self, request: Request) -> tuple[AgentRun, str | None]:
+    async def _open(self, request: Request, caller: Caller) -> tuple[AgentRun, str | None]:
         """The thread's run and the user message to add (None: a continuation, or
-        nothing new). Raises before anything is stored or run."""
+        nothing new). Raises before anything is stored or run, and before anything of
+        the thread is read out to a caller who may not use it."""
         thread_id = request.thread_id
         if not thread_id:
             raise BadRequest("threadId is empty; name the conversation.")
         if self.store is not None:
-            return await self._open_stored(request, self.store)
+            return await self._open_stored(request, self.store, caller)
         prompt = unseal(request.input.state, self._key, thread_id)
         if prompt is None:
             if not request.has_history:
-                return self.agent.new_run(_first_prompt(request)), None
+                await _admit(caller, request, owner=None, new=True)
+                return self.agent.new_run(_first_prompt(request, caller.identity)), None
             if self._require_sealed:
                 raise StateRefused(
                     "The request continues a conversation, but its state carries no "
                     f"sealed transcript (state[{STATE_KEY!r}]), and this server takes "
                     "none other (app(..., require_sealed_state=True))."
                 )
-            prompt = rebuild(request, PauseIds(self._key, thread_id))
+            # Its pauses answer only under ids sealed for this caller (see `_pause_ids`).
+            await _admit(caller, request, owner=None, new=False)
+            prompt = rebuild(request, PauseIds(self._key, thread_id, caller.identity))
+            prompt = prompt.model_copy(update={"owner": caller.identity})
+        else:
+            await _admit(caller, request, owner=prompt.owner, new=False)
         run = self.agent.new_run(prompt)
         return run, _next_message(request, run.prompt)
 
-    async def _open_stored(self, request: Request, store: RunStore) -> tuple[AgentRun, str | None]:
+    async def _open_stored(
+        self, request: Request, store: RunStore, caller: Caller
+    ) -> tuple[AgentRun, str | None]:
         try:
             run = await asyncio.to_thread(self.agent.load, request.thread_id, store)
         except RunNotFoundError:
+            await _admit(caller, request, owner=None, new=True)
             if request.resume:
                 raise
-            prompt = _first_prompt(request)
+            prompt = _first_prompt(request, caller.identity)
             run = await asyncio.to_thread(self.agent.new_run, prompt, store=store)
             return run, None
+        await _admit(caller, request, owner=run.prompt.owner, new=False)
         return run, _next_message(request, run.prompt)
 
 
@@ -244,14 +282,29 @@ def _with_client_ids(event: MessagesSnapshotEvent, request: Request) -> Messages
     return event.model_copy(update={"messages": messages})
 
 
-def _first_prompt(request: Request) -> Prompt:
-    """The transcript of a new conversation: its run id is the AG-UI thread id."""
+async def _admit(caller: Caller, request: Request, *, owner: str | None, new: bool) -> None:
+    """Raises `ThreadRefused` unless the caller may use the request's thread."""
+    access = ThreadAccess(
+        thread_id=request.thread_id,
+        caller=caller.identity,
+        owner=owner,
+        new=new,
+        answers=bool(request.resume),
+    )
+    if not await caller.may_use(access):
+        raise ThreadRefused()
+
+
+def _first_prompt(request: Request, owner: str | None) -> Prompt:
+    """The transcript of a new conversation: its run id is the AG-UI thread id, its
+    owner the caller who started it."""
     if request.resume:
         raise BadRequest("resume answers the interrupts of an earlier run; this thread has none.")
     text = new_user_text(request, None)
     if text is None:
         raise BadRequest("A new conversation starts with a user message; messages has none last.")
-    return Prompt.from_user(_checked(text), thread_id=request.thread_id, run_id=request.thread_id)
+    prompt = Prompt.from_user(_checked(text), thread_id=request.thread_id, run_id=request.thread_id)
+    return prompt if owner is None else prompt.model_copy(update={"owner": owner})
 
 
 def _next_message(request: Request, prompt: Prompt) -> str | None:

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from ..transcript import Prompt
 from ..transcript import UserMessage as TranscriptUserMessage
+from ._limits import LimitExceeded, Limits, check_input, json_depth_error
 
 __all__ = ["BadRequest", "Request", "new_user_text", "read_request", "text_of"]
 
@@ -59,14 +60,22 @@ class Request:
         )
 
 
-def read_request(body: bytes) -> Request:
-    """The request in `body`, or `BadRequest` naming what is wrong with it."""
+def read_request(body: bytes, limits: Limits | None = None) -> Request:
+    """The request in `body`, or `BadRequest` naming what is wrong with it (and where,
+    for a body past `limits`)."""
+    limits = limits or Limits()
     try:
         raw = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BadRequest(f"The body is not JSON ({exc}); send an AG-UI RunAgentInput.") from exc
+    except RecursionError:
+        raise BadRequest(str(json_depth_error(limits))) from None
     if not isinstance(raw, dict):
         raise BadRequest("The body is not a JSON object; send an AG-UI RunAgentInput.")
+    try:
+        check_input(raw, body, limits)
+    except LimitExceeded as exc:
+        raise BadRequest(str(exc)) from None
     try:
         parsed = RunAgentInput.model_validate(raw)
     except ValidationError as exc:

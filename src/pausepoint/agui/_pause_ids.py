@@ -9,7 +9,7 @@ tool call record as it was when it paused (its arguments, every pause it made, t
 one without its id), and the request's `runId`, compressed and sealed with an HMAC under
 the server's secret over the thread id too. A client can copy an id, never make or change
 one, and an id answers only its own call, in its own thread, for the request that
-carried it.
+carried it, from the caller it was given to (when the server names its callers).
 
     int.<base64url(zlib(JSON))>.<base64url(HMAC-SHA256)[:22]>
 """
@@ -46,9 +46,9 @@ class SealedPause:
 class PauseIds:
     """Names the pauses of one thread (`name`) and reads those names back (`read`)."""
 
-    def __init__(self, key: bytes, thread_id: str) -> None:
+    def __init__(self, key: bytes, thread_id: str, caller: str | None = None) -> None:
         self._key = key
-        self._thread = thread_id.encode("utf-8", "surrogatepass")
+        self._scope = json.dumps([thread_id, caller]).encode("ascii")
 
     def name(self, run_id: str, record: ToolCall, entry: InterruptEntry) -> str:
         """The id of `entry`, a new pause of `record` raised under AG-UI run `run_id`."""
@@ -84,7 +84,7 @@ class PauseIds:
         return SealedPause(raw["r"], record)
 
     def _mac(self, body: str) -> str:
-        digest = hmac.new(self._key, self._thread + b"\n" + body.encode(), hashlib.sha256)
+        digest = hmac.new(self._key, self._scope + b"\n" + body.encode(), hashlib.sha256)
         return _b64(digest.digest())[:_MAC_CHARS]
 
 

@@ -95,8 +95,9 @@ def serve(
     own ASGI server instead.
     """
     if isinstance(target, Agent):
-        from ._server import app
+        from ._server import app, hosts_for
 
+        options.setdefault("allowed_hosts", hosts_for(host))
         target = app(target, **options)
     elif options:
         raise UsageError(f"Options {sorted(options)} are app() options: pass an Agent with them.")

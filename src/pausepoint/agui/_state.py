@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,7 +46,34 @@ def secret_bytes(secret: bytes | str | None) -> bytes:
             "secret is too short to seal transcripts: give at least 16 bytes, e.g. "
             "secrets.token_hex(32)."
         )
+    weakness = _weakness(secret)
+    if weakness:
+        raise UsageError(
+            f"secret is too easy to guess to seal transcripts: {weakness}. Give a random "
+            "one, e.g. secrets.token_hex(32)."
+        )
     return secret
+
+
+MIN_BITS = 48
+"""The least a secret's symbols must carry, estimated from how often each one occurs."""
+
+
+def _weakness(secret: bytes) -> str | None:
+    """What makes `secret` guessable, if anything: few distinct symbols, a repeated
+    pattern, or too little entropy by the frequency of its symbols (an estimate that
+    is never above the truth for a random secret of at least 16 bytes)."""
+    counts = Counter(secret)
+    if len(counts) < 8:
+        return f"it uses {len(counts)} distinct symbols"
+    n = len(secret)
+    for period in range(1, n // 2 + 1):
+        if n % period == 0 and secret == secret[:period] * (n // period):
+            return f"it repeats {period} symbols"
+    bits = -sum(c * math.log2(c / n) for c in counts.values())
+    if bits < MIN_BITS:
+        return f"its symbols carry about {bits:.0f} bits, fewer than {MIN_BITS}"
+    return None
 
 
 def seal(text: str, key: bytes) -> str:

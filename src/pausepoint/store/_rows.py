@@ -217,6 +217,7 @@ def prompt_from_rows(
     parent: tuple[str, str] | None = None,
     model_pause: str | None = None,
     fork_origin: str | None = None,
+    owner: str | None = None,
 ) -> Prompt:
     """The Prompt that was saved, from its header fields and its items' JSON, in one
     validating parse. A fork's origin is `fork_origin` (its JSON, fork point included);
@@ -234,7 +235,8 @@ def prompt_from_rows(
             "instructions": instructions,
         }
         | ({"parent": origin} if origin is not None else {})
-        | ({"model_pause": json.loads(model_pause)} if model_pause is not None else {}),
+        | ({"model_pause": json.loads(model_pause)} if model_pause is not None else {})
+        | ({"owner": owner} if owner is not None else {}),
         ensure_ascii=False,
     )
     return Prompt.model_validate_json(head[:-1] + ', "items": [' + ",".join(items) + "]}")

@@ -56,7 +56,7 @@ from ._triage import TriagePage, backfill, pause_columns, title_of, triage_query
 __all__ = ["STORE_SCHEMA_VERSION", "Cursor", "SQLStore", "WritePlan"]
 
 # The version of the tables below; raise it with a migration when they change.
-STORE_SCHEMA_VERSION = 4
+STORE_SCHEMA_VERSION = 5
 
 # What brings tables of each older version to the next one: statements, or functions of
 # the cursor and `SQLStore._run` for what SQL alone cannot compute.
@@ -75,6 +75,8 @@ _MIGRATIONS: dict[int, tuple[str | Callable[[Any, Any], None], ...]] = {
     # Where a fork came from, fork point included (Prompt.parent, as JSON): the parent
     # columns keep only the run and an interrupt. Older forks keep what those say.
     3: ("ALTER TABLE pausepoint_runs ADD COLUMN fork_origin TEXT",),
+    # Who started a served run (Prompt.owner); older runs have none.
+    4: ("ALTER TABLE pausepoint_runs ADD COLUMN owner TEXT",),
 }
 
 Clock = Callable[[], datetime]
@@ -180,8 +182,8 @@ class SQLStore(RunStore):
                     "INSERT INTO pausepoint_runs (run_id, thread_id, agent, status, pending, "
                     "version, item_count, created_at, updated_at, schema_version, "
                     "instructions, parent_run_id, parent_interrupt_id, model_pause, "
-                    "title, pause_kind, pause_args, fork_origin) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "title, pause_kind, pause_args, fork_origin, owner) "
+                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         prompt.run_id,
                         prompt.thread_id,
@@ -200,6 +202,7 @@ class SQLStore(RunStore):
                         kind,
                         arguments,
                         fork_origin_to_json(prompt.parent),
+                        prompt.owner,
                     ),
                 )
                 if items:
@@ -374,7 +377,7 @@ class SQLStore(RunStore):
             head = self._run(
                 cur,
                 "SELECT schema_version, thread_id, instructions, version, item_count, "
-                "parent_run_id, parent_interrupt_id, model_pause, fork_origin "
+                "parent_run_id, parent_interrupt_id, model_pause, fork_origin, owner "
                 "FROM pausepoint_runs WHERE run_id = ?",
                 (run_id,),
             ).fetchone()
@@ -401,6 +404,7 @@ class SQLStore(RunStore):
                 parent=(head[5], head[6]) if head[5] is not None and head[6] is not None else None,
                 model_pause=head[7],
                 fork_origin=head[8],
+                owner=head[9],
             )
         except UnsupportedSchemaVersionError:
             raise  # written by a newer pausepoint: not damage, and its message says so

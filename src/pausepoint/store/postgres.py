@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS pausepoint_runs (
     pause_args TEXT,
     ignored_by TEXT,
     ignored_at TEXT,
-    fork_origin TEXT
+    fork_origin TEXT,
+    owner TEXT
 ) WITH (fillfactor = 50);
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_status ON pausepoint_runs (status);
 CREATE TABLE IF NOT EXISTS pausepoint_items (

@@ -46,7 +46,8 @@ CREATE TABLE IF NOT EXISTS pausepoint_runs (
     pause_args TEXT,
     ignored_by TEXT,
     ignored_at TEXT,
-    fork_origin TEXT
+    fork_origin TEXT,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_update ON pausepoint_runs (updated_at);
 CREATE INDEX IF NOT EXISTS pausepoint_runs_by_status ON pausepoint_runs (status, updated_at);
