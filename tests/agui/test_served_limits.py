@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ag_ui.core import BaseEvent, StateSnapshotEvent
 from tests.agui.served_agent import build, executions
 from tests.agui.serving import Served, client, frames, refused, run_input
 
 from pausepoint import Agent, ScriptedModel, UsageError, action, call
 from pausepoint.agui import Limits, app
-from pausepoint.agui._encode import coalesce
+from pausepoint.agui._encode import coalesce, encode
 from pausepoint.store import RunNotFoundError, SQLiteStore
 
 
@@ -249,3 +250,26 @@ def _wait_for_status(store: SQLiteStore, run_id: str) -> str:
             return str(status)
         time.sleep(0.05)
     raise AssertionError("the run never stopped")
+
+
+async def test_an_event_that_cannot_be_written_ends_the_stream_with_run_error() -> None:
+    closed = False
+
+    async def stream() -> AsyncIterator[BaseEvent]:
+        nonlocal closed
+        deep: dict[str, Any] = {}
+        for _ in range(5000):
+            deep = {"a": deep}
+        try:
+            yield StateSnapshotEvent(snapshot={"ok": 1})
+            yield StateSnapshotEvent(snapshot=deep)
+            yield StateSnapshotEvent(snapshot={"never": "sent"})
+        finally:
+            closed = True
+
+    written = [frame async for frame in encode(stream())]
+
+    events = [frames(frame)[0] for frame in written]
+    assert [e["type"] for e in events] == ["STATE_SNAPSHOT", "RUN_ERROR"]
+    assert events[-1]["code"] == "internal-error"
+    assert closed

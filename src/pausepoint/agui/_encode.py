@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
-from ag_ui.core import BaseEvent, MessagesSnapshotEvent
+from ag_ui.core import BaseEvent, MessagesSnapshotEvent, RunErrorEvent
 from ag_ui.encoder import EventEncoder
 
 __all__ = ["CONTENT_TYPE", "coalesce", "encode"]
+
+logger = logging.getLogger("pausepoint")
 
 CONTENT_TYPE = EventEncoder().get_content_type()
 """The media type of `encode`'s output (``text/event-stream``)."""
@@ -21,13 +24,33 @@ async def encode(events: AsyncIterable[BaseEvent]) -> AsyncIterator[str]:
     written by `ag_ui`'s own `EventEncoder`::
 
         body = encode(events(run, "Refund order 42"))   # a streaming response's body
+
+    An event that cannot be written ends the stream with a RUN_ERROR `internal-error`
+    frame (and closes `events`), so a stream is never cut without an ending.
     """
     encoder = EventEncoder()
-    async for event in events:
-        if isinstance(event, MessagesSnapshotEvent) and _plain(event):
-            yield _snapshot_frame(event)
-        else:
-            yield encoder.encode(event)
+    try:
+        async for event in events:
+            try:
+                if isinstance(event, MessagesSnapshotEvent) and _plain(event):
+                    frame = _snapshot_frame(event)
+                else:
+                    frame = encoder.encode(event)
+            except Exception:
+                logger.exception("An AG-UI %s event could not be written", event.type)
+                yield encoder.encode(
+                    RunErrorEvent(
+                        code="internal-error",
+                        message="The server could not write an event of this stream; "
+                        "its log says why.",
+                    )
+                )
+                return
+            yield frame
+    finally:
+        close = getattr(events, "aclose", None)
+        if close is not None:
+            await close()
 
 
 def _plain(event: MessagesSnapshotEvent) -> bool:
