@@ -82,10 +82,6 @@ def _message_json(message: Any) -> str:
 _END = object()
 
 
-class Overflow(Exception):
-    """A stream's client left more waiting than `coalesce` may hold: the stream ends."""
-
-
 async def coalesce(
     frames: AsyncIterable[str], *, max_buffered: int | None = None
 ) -> AsyncIterator[str]:
@@ -94,27 +90,24 @@ async def coalesce(
     message, its calls, a result); one write each would cost the server more than the
     events themselves. Closing this closes `frames` (a stream the client left).
 
-    With `max_buffered`, the frames that pile up while the previous write waits for the
-    client are held up to that many characters: past it `frames` is closed at once (its
-    run stopped, as when the client leaves), what was held is dropped, and the stream
-    ends with a RUN_ERROR `client-too-slow` frame for a client that reads again."""
+    With `max_buffered`, no more than about that many characters of frames are read ahead
+    of what the response took: past it, `frames` is not asked for more until the client
+    takes the next write, so a stream the client reads slowly slows its own run (see
+    `events(..., max_queued=...)`) instead of growing in memory."""
     ready: asyncio.Queue[object] = asyncio.Queue()
     held = 0  # characters in `ready`
-    writing = False  # a chunk is out, and the client has not taken it yet
-    overflow = False
+    room = asyncio.Event()
 
     async def read() -> None:
-        nonlocal held, overflow
+        nonlocal held
         each = aiter(frames)
         try:
             async for frame in each:
                 ready.put_nowait(frame)
                 held += len(frame)
-                if writing and max_buffered is not None and held > max_buffered:
-                    overflow = True
-                    _drain(ready)
-                    held = 0
-                    break
+                while max_buffered is not None and held > max_buffered:
+                    room.clear()
+                    await room.wait()
         finally:
             close = getattr(each, "aclose", None)
             if close is not None:
@@ -137,29 +130,13 @@ async def coalesce(
                 chunk.append(str(more))
             text = "".join(chunk)
             held -= len(text)
-            writing = True
+            room.set()
             yield text
-            writing = False
             if ended:
                 break
         await reader  # its error, if it failed, is the stream's
-        if overflow:
-            yield _TOO_SLOW.format(max_buffered)
     finally:
         if not reader.done():
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
-
-
-_TOO_SLOW = (
-    'data: {{"type":"RUN_ERROR","code":"client-too-slow","message":"The client did not '
-    "read this stream while more than {} characters of events waited; the run was "
-    "stopped as if the client had left. Read the stream as it comes, or serve with "
-    'app(..., limits=Limits(max_buffered_bytes=...))."}}\n\n'
-)
-
-
-def _drain(queue: asyncio.Queue[object]) -> None:
-    while not queue.empty():
-        queue.get_nowait()

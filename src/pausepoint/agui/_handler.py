@@ -61,6 +61,8 @@ __all__ = ["Handler"]
 logger = logging.getLogger("pausepoint")
 
 _ENDINGS = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
+MAX_QUEUED = 256
+"""Events of a stream made and not yet written before its run waits (see `events`)."""
 
 
 async def _anyone(access: ThreadAccess) -> bool:
@@ -183,6 +185,7 @@ class Handler:
                 run_id=request.input.run_id,
                 parent_run_id=request.input.parent_run_id,
                 name_pause=self._pause_names(request, caller.identity),
+                max_queued=MAX_QUEUED,
             ),
         )
         started = ended = False

@@ -33,10 +33,10 @@ class Limits:
       `forwardedProps`, resume payloads, tool parameters, activity content) and of the
       body as a whole past the parser's own bound: deeper is `bad-request` with the path;
     - `max_id_chars`: the longest `threadId`, `runId`, `parentRunId` or message id;
-    - `max_buffered_bytes`: the events one stream may hold back while its client has not
-      taken the previous write; past it the run is stopped as if the client had left;
+    - `max_buffered_bytes`: the events one stream reads ahead of what its client took;
+      past it the run waits for the client (a client that reads slowly slows its run);
     - `send_timeout`: seconds one write may wait for a client that does not read, after
-      which the stream is closed (and its run, if still going, stopped).
+      which the stream is closed and its run, if still going, stopped.
     """
 
     max_body_bytes: int = 16 * MiB

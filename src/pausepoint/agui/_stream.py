@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from typing import Any
 
 from ag_ui.core import BaseEvent
@@ -27,6 +27,7 @@ async def events(
     run_id: str | None = None,
     parent_run_id: str | None = None,
     name_pause: NamePause | None = None,
+    max_queued: int | None = None,
 ) -> AsyncIterator[BaseEvent]:
     """Run one stretch of `run` and yield it as validated `ag_ui.core` events.
 
@@ -54,6 +55,10 @@ async def events(
         async for event in events(run, "Refund order 42"):
             print(event.type)
 
+    With `max_queued`, the run waits at its next event while that many events are made
+    and not yet taken: a consumer that takes them slowly slows the run, and what waits
+    in memory stays bounded.
+
     The stretch starts when the first event is asked for. Leaving the loop early (or
     cancelling the task that iterates) stops the run as `run.cancel()` does; close the
     iterator (`contextlib.aclosing`) to have that happen at once.
@@ -66,10 +71,19 @@ async def events(
         run, run_id=run_id, parent_run_id=parent_run_id, answered=_answered(resume)
     )
     queue: asyncio.Queue[Any] = asyncio.Queue()
+    taken = asyncio.Event()
 
-    def hear(event: Any) -> None:
+    async def room() -> None:
+        while max_queued is not None and queue.qsize() >= max_queued:
+            taken.clear()
+            await taken.wait()
+
+    def hear(event: Any) -> Awaitable[None] | None:
         for out in translator.hear(event):
             queue.put_nowait(out)
+        if max_queued is not None and queue.qsize() >= max_queued:
+            return room()  # the run's emit awaits it: the run waits for the consumer
+        return None
 
     async def drive() -> AgentRunResult:
         if resume is not None:
@@ -86,6 +100,7 @@ async def events(
     task.add_done_callback(lambda _: queue.put_nowait(_DONE))
     try:
         while (item := await queue.get()) is not _DONE:
+            taken.set()
             yield item
         off()
         try:
