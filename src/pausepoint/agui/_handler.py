@@ -61,7 +61,7 @@ __all__ = ["Handler"]
 logger = logging.getLogger("pausepoint")
 
 _ENDINGS = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
-MAX_QUEUED = 256
+MAX_QUEUED = 32
 """Events of a stream made and not yet written before its run waits (see `events`)."""
 
 

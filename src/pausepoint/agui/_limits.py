@@ -43,7 +43,7 @@ class Limits:
     max_messages: int = 10_000
     max_depth: int = 64
     max_id_chars: int = 256
-    max_buffered_bytes: int = 4 * MiB
+    max_buffered_bytes: int = 1 * MiB
     send_timeout: float = 30.0
 
     def __post_init__(self) -> None:
