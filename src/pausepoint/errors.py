@@ -26,6 +26,8 @@ __all__ = [
     "NoPendingInterruptError",
     "NotJSONError",
     "PausepointError",
+    "RemoteLimitError",
+    "RemoteProtocolError",
     "ResolutionProblem",
     "ResumeBatchError",
     "ResumeItemError",
@@ -178,6 +180,41 @@ class ResumeBatchError(PausepointError, ValueError):
 
 class MissingDependencyError(PausepointError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
+
+
+class RemoteLimitError(PausepointError):
+    """A served agent's stream went past one of the bounds a `RemoteRun` holds it to
+    (`RemoteLimits`): an event or a stream too large, too many events, or a server silent
+    for too long. The stream was closed and the run ended `failed` with this error.
+
+    `limit` names the `RemoteLimits` field, `value` its setting; the message says how to
+    raise it.
+    """
+
+    def __init__(self, limit: str, value: float, what: str) -> None:
+        self.limit = limit
+        self.value = value
+        super().__init__(
+            f"{what} (RemoteLimits.{limit} = {value:g}); the stream was closed. If the server "
+            f"is right to, raise it: RemoteRun(url, limits=RemoteLimits({limit}=...))."
+        )
+
+
+class RemoteProtocolError(PausepointError, ValueError):
+    """A served agent sent an event a `RemoteRun` refuses: a run of another thread, a
+    tool call id it already used, an interrupt whose binding names another request.
+
+    The event changed nothing; the stream was closed and the run ended `failed` with this
+    error. `event` is the refused event's type.
+    """
+
+    def __init__(self, event: str, reason: str) -> None:
+        self.event = event
+        self.reason = reason
+        super().__init__(
+            f"The server sent a {event} this client refuses: {reason}. Nothing of it was "
+            "recorded; the server is not speaking AG-UI as this client expects."
+        )
 
 
 class ServerStartError(PausepointError, OSError):

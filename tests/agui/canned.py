@@ -16,9 +16,13 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from pausepoint.agui import serve
+from pausepoint.interrupts import BINDING_METADATA_KEY
 
 Reply = Callable[[dict[str, Any]], list[dict[str, Any]] | Response]
 """What the server sends for a request body: the events of one stream, or a response."""
+
+FOREIGN_RUN = "run_of_another_request"
+"""An `interruptedRunId` that `stream` leaves as it is: a binding naming another run."""
 
 
 @contextmanager
@@ -69,8 +73,29 @@ def stream(*events: dict[str, Any]) -> Reply:
     def reply(body: dict[str, Any]) -> list[dict[str, Any]]:
         ids = {"threadId": body["threadId"], "runId": body["runId"]}
         return [
-            {**event, **ids} if event["type"] in ("RUN_STARTED", "RUN_FINISHED") else event
+            _bound_to(body["runId"], {**event, **ids})
+            if event["type"] in ("RUN_STARTED", "RUN_FINISHED")
+            else event
             for event in events
         ]
 
     return reply
+
+
+def _bound_to(run_id: str, event: dict[str, Any]) -> dict[str, Any]:
+    """A RUN_FINISHED whose pausepoint-bound interrupts name the request that carries
+    them, as a server writes them; interrupts bound elsewhere or unbound stay as given."""
+    outcome = event.get("outcome")
+    if not isinstance(outcome, dict) or outcome.get("type") != "interrupt":
+        return event
+    interrupts = []
+    for interrupt in outcome.get("interrupts") or []:
+        binding = (interrupt.get("metadata") or {}).get(BINDING_METADATA_KEY)
+        if isinstance(binding, dict) and binding.get("interruptedRunId") != FOREIGN_RUN:
+            metadata = {
+                **interrupt["metadata"],
+                BINDING_METADATA_KEY: {**binding, "interruptedRunId": run_id},
+            }
+            interrupt = {**interrupt, "metadata": metadata}
+        interrupts.append(interrupt)
+    return {**event, "outcome": {**outcome, "interrupts": interrupts}}

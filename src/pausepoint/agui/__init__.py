@@ -19,7 +19,8 @@ needs the `agui` extra (``pip install 'pausepoint[agui]'``); ``python -m pausepo
 module:agent`` serves an agent from the command line.
 
 `RemoteRun(url)` is the other direction: an agent served over AG-UI (by pausepoint or any
-other framework), run, shown and answered from the notebook like a local run. `serve(agent)`
+other framework), run, shown and answered from the notebook like a local run, within
+`RemoteLimits` (the stream it reads is anyone's). `serve(agent)`
 (or `serve(asgi_app)`) serves from a background thread, for a notebook that talks to it.
 
 `tool_definitions(agent)` lists what a TanStack AI web client declares for the agent's
@@ -35,6 +36,7 @@ from pausepoint.agui._limits import Limits
 from pausepoint.agui._messages import message_id, snapshot_messages
 from pausepoint.agui._owners import ThreadAccess, owner_only
 from pausepoint.agui._remote import RemoteRun
+from pausepoint.agui._remote_limits import RemoteLimits
 from pausepoint.agui._serve import Serving, serve
 from pausepoint.agui._server import app, bearer
 from pausepoint.agui._stream import events
@@ -44,6 +46,7 @@ from pausepoint.agui._translate import error_code
 __all__ = [
     "CONTENT_TYPE",
     "Limits",
+    "RemoteLimits",
     "RemoteRun",
     "Serving",
     "ThreadAccess",

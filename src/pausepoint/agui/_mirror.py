@@ -10,6 +10,11 @@ exactly as it follows a local one.
 
 The AG-UI history (`messages`) is kept beside it: the messages a stateless server needs
 sent back with the next request, replaced by each MESSAGES_SNAPSHOT.
+
+It is strict where a lenient reading would record something false: a run event naming
+another thread, a new call under the id of one that has not ended, an interrupt whose
+binding names another request raise `RemoteProtocolError` before anything of the event
+is recorded.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..errors import RemoteProtocolError
 from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt, classify
 from ..run import (
     Event,
@@ -89,6 +95,10 @@ class Mirror:
         self.foreign: list[ClassifiedInterrupt] = []
         """The open interrupts this client cannot answer: shown, never answered here."""
         self.ending: Ending | None = None
+        self.thread_id: str | None = None
+        """The thread of the request being followed: its run events must name it."""
+        self.request_id: str | None = None
+        """The `runId` of the request being followed: its interrupts' bindings name it."""
         self._announced: list[dict[str, Any]] = []
         self._draft: _Draft | None = None
         self._records: dict[str, ToolCall] = {
@@ -100,8 +110,10 @@ class Mirror:
         self.prompt.items.append(UserMessage(text=text))
         self.messages.append({"id": message_id, "role": "user", "content": text})
 
-    def begin(self) -> None:
-        """A new stretch: its ending and the foreign interrupts of the last one are gone."""
+    def begin(self, thread_id: str, request_id: str) -> None:
+        """A new stretch, the request `request_id` on `thread_id`: the ending and the
+        foreign interrupts of the last one are gone."""
+        self.thread_id, self.request_id = thread_id, request_id
         self.ending = None
         self.heard = []
         self.foreign = []
@@ -116,6 +128,7 @@ class Mirror:
     # -- the events ------------------------------------------------------------------
 
     def _run_started(self, event: Mapping[str, Any]) -> list[Event]:
+        self._check_thread(event)
         run_id = event.get("runId")
         if isinstance(run_id, str) and run_id:
             self.run_id = run_id
@@ -147,11 +160,20 @@ class Mirror:
 
     def _call_start(self, event: Mapping[str, Any]) -> list[Event]:
         call_id = str(event.get("toolCallId") or "")
+        earlier = self._records.get(call_id)
+        open_call = earlier is not None and earlier.status in ("running", "interrupted")
+        if open_call or (self._draft is not None and call_id in self._draft.calls):
+            # An id reused once its call has settled is told apart by order (some model
+            # servers number calls per turn); one reused while its call is open is not.
+            raise RemoteProtocolError(
+                str(event.get("type")),
+                f"tool call id {call_id!r} is already the id of a call that has not ended",
+            )
         name = str(event.get("toolCallName") or "")
         out: list[Event] = []
         if self._draft is None:
             self._draft = _Draft(str(event.get("parentMessageId") or call_id))
-        self._draft.calls.setdefault(call_id, _Call(call_id, name))
+        self._draft.calls[call_id] = _Call(call_id, name)
         return out
 
     def _call_args(self, event: Mapping[str, Any]) -> list[Event]:
@@ -261,7 +283,7 @@ class Mirror:
         return []
 
     def _run_finished(self, event: Mapping[str, Any]) -> list[Event]:
-        out = self._flush()
+        self._check_thread(event)
         outcome = event.get("outcome")
         interrupts: list[Any] = []
         if isinstance(outcome, Mapping) and outcome.get("type") == "interrupt":
@@ -270,8 +292,19 @@ class Mirror:
             interrupts = list(event["interrupts"])
         if not interrupts:
             interrupts = self._announced
+        heard = [classify(i) for i in interrupts if isinstance(i, Mapping)]
+        for classified in heard:
+            named = (classified.binding or {}).get("interruptedRunId")
+            if named is not None and self.request_id is not None and named != self.request_id:
+                raise RemoteProtocolError(
+                    "RUN_FINISHED",
+                    f"interrupt {classified.id!r} is bound to run {named!r}, not to this "
+                    f"request's run {self.request_id!r}, so an answer to it could not be "
+                    "checked against this run",
+                )
+        out = self._flush()
         self._announced = []
-        self.heard = [classify(i) for i in interrupts if isinstance(i, Mapping)]
+        self.heard = heard
         for classified in self.heard:
             out.extend(self._interrupt(classified))
         if not interrupts:
@@ -289,6 +322,7 @@ class Mirror:
                 record.ended_at = utc_now()
 
     def _run_error(self, event: Mapping[str, Any]) -> list[Event]:
+        self._check_thread(event)
         out = self._flush()
         code = event.get("code")
         message = str(event.get("message") or "The remote run failed.")
@@ -298,6 +332,14 @@ class Mirror:
         return out
 
     # -- helpers ---------------------------------------------------------------------
+
+    def _check_thread(self, event: Mapping[str, Any]) -> None:
+        thread = event.get("threadId")
+        if thread is not None and self.thread_id is not None and thread != self.thread_id:
+            raise RemoteProtocolError(
+                str(event.get("type")),
+                f"it names thread {thread!r}, not this run's thread {self.thread_id!r}",
+            )
 
     def _call(self, event: Mapping[str, Any]) -> _Call | None:
         draft = self._draft

@@ -9,6 +9,7 @@ binding this client can answer become cards; the others are shown, saying why.
 from __future__ import annotations
 
 import asyncio
+import collections
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
@@ -64,6 +65,7 @@ from ._mirror import Mirror
 from ._remote_answers import check_edits, input_schemas, resume_entries, target
 from ._remote_http import Connection, follow
 from ._remote_http import failure as describe
+from ._remote_limits import RemoteLimits
 from ._remote_saved import SavedRemoteRun, read, write
 
 if TYPE_CHECKING:
@@ -105,6 +107,11 @@ class RemoteRun:
     and `continue_with()` posts one request and follows its stream to the end; Stop
     (`cancel()`) closes that stream. The conversation's AG-UI history (`messages`) and
     the server's `state` are sent back with each request, so stateless servers work.
+
+    What one answer may make this client hold or wait for is bounded by `limits`
+    (`RemoteLimits`); events that would record something false (another thread's run,
+    a call id still open used again, a pause bound to another request) are refused with
+    `RemoteProtocolError`. Either way the run ends `failed`, saying which.
     """
 
     def __init__(
@@ -116,7 +123,10 @@ class RemoteRun:
         forwarded_props: Mapping[str, Any] | None = None,
         timeout: float | None = 60.0,
         max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+        limits: RemoteLimits | None = None,
     ) -> None:
+        if limits is not None and not isinstance(limits, RemoteLimits):
+            raise UsageError(f"limits must be a RemoteLimits, not {type(limits).__name__}.")
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise UsageError(f"RemoteRun needs an http:// or https:// address, not {url!r}.")
         thread = thread_id if thread_id is not None else new_id("thread")
@@ -124,10 +134,12 @@ class RemoteRun:
         self.headers = dict(headers or {})
         self.forwarded_props = dict(forwarded_props or {})
         self.timeout = timeout
-        self._connection = Connection(timeout)
+        self.limits = limits or RemoteLimits()
+        self._connection = Connection(timeout, self.limits.idle_timeout)
         self.agent = RemoteAgent(url, max_answer_bytes)
-        self.events: list[dict[str, Any]] = []
-        """Every AG-UI event received, as the wire carried it."""
+        self._events: collections.deque[dict[str, Any]] = collections.deque(
+            maxlen=self.limits.keep_events
+        )
         self._mirror = Mirror(Prompt(thread_id=thread, run_id=thread))
         self._handlers = Events()
         self._status: RunStatus = "idle"
@@ -141,6 +153,12 @@ class RemoteRun:
         self._view: RunView | None = None
 
     # -- what it is ----------------------------------------------------------------------
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The AG-UI events received, as the wire carried them: the latest
+        `limits.keep_events` (10,000 unless raised), oldest first."""
+        return list(self._events)
 
     @property
     def id(self) -> str:
@@ -274,7 +292,14 @@ class RemoteRun:
         self._loop = asyncio.get_running_loop()
         body = self._body(message, entries, forwarded_props)
         self._stream = asyncio.ensure_future(
-            follow(self._connection, self.url, body, headers=self.headers, hear=self._hear)
+            follow(
+                self._connection,
+                self.url,
+                body,
+                headers=self.headers,
+                hear=self._hear,
+                limits=self.limits,
+            )
         )
         self._stop = None
         self._status = "running"
@@ -441,11 +466,17 @@ class RemoteRun:
         return write(path, saved)
 
     @classmethod
-    def load(cls, path: str | Path, *, headers: Mapping[str, str] | None = None) -> RemoteRun:
+    def load(
+        cls,
+        path: str | Path,
+        *,
+        headers: Mapping[str, str] | None = None,
+        limits: RemoteLimits | None = None,
+    ) -> RemoteRun:
         """A remote run saved by `save`, to follow and answer again (in a new kernel).
         Every field is checked as it is read; a file that is not one raises `UsageError`."""
         saved = read(path)
-        run = cls(saved.url, headers=headers, forwarded_props=saved.forwarded_props)
+        run = cls(saved.url, headers=headers, forwarded_props=saved.forwarded_props, limits=limits)
         mirror = Mirror(saved.prompt, saved.messages)
         mirror.state = saved.state
         mirror.run_id = saved.run_id
@@ -518,12 +549,13 @@ class RemoteRun:
         forwarded_props: Mapping[str, Any] | None,
     ) -> dict[str, Any]:
         mirror = self._mirror
-        mirror.begin()
+        run_id = f"run_{uuid.uuid4().hex}"
+        mirror.begin(self.id, run_id)
         if message is not None:
             mirror.user(message, f"msg_{uuid.uuid4().hex}")
         body: dict[str, Any] = {
             "threadId": self.id,
-            "runId": f"run_{uuid.uuid4().hex}",
+            "runId": run_id,
             "state": mirror.state if mirror.state is not None else {},
             "messages": mirror.messages,
             "tools": [],
@@ -537,7 +569,7 @@ class RemoteRun:
         return body
 
     async def _hear(self, event: dict[str, Any]) -> None:
-        self.events.append(event)
+        self._events.append(event)
         for change in self._mirror.hear(event):
             await self._emit(change)
 

@@ -7,12 +7,13 @@ import asyncio
 import functools
 import json
 import ssl
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
-from ..errors import MissingDependencyError
+from ..errors import MissingDependencyError, RemoteLimitError
 from ..transcript import ErrorInfo
-from ._sse import sse_data
+from ._remote_limits import MiB, RemoteLimits
+from ._sse import EventTooLarge, sse_data
 
 __all__ = ["RemoteRefused", "failure", "follow"]
 
@@ -34,8 +35,9 @@ class Connection:
     may end between two requests (blocking calls run one each), and a pooled connection
     would outlive it."""
 
-    def __init__(self, connect_timeout: float | None) -> None:
+    def __init__(self, connect_timeout: float | None, idle_timeout: float) -> None:
         self.connect_timeout = connect_timeout
+        self.idle_timeout = idle_timeout
         self._client: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -43,7 +45,7 @@ class Connection:
         loop = asyncio.get_running_loop()
         if self._client is None or self._loop is not loop or self._loop.is_closed():
             httpx = _httpx()
-            timeout = httpx.Timeout(self.connect_timeout, read=None)
+            timeout = httpx.Timeout(self.connect_timeout, read=self.idle_timeout)
             limits = httpx.Limits(max_keepalive_connections=0)
             self._client = httpx.AsyncClient(timeout=timeout, verify=_tls(), limits=limits)
             self._loop = loop
@@ -62,25 +64,78 @@ async def follow(
     *,
     headers: Mapping[str, str],
     hear: Callable[[dict[str, Any]], Awaitable[None]],
+    limits: RemoteLimits,
 ) -> None:
     """POST `body` to `url` and pass each event of the answer to `hear`, up to RUN_FINISHED
-    or RUN_ERROR. The connection's timeout bounds connecting and sending, not the stream,
-    which lasts as long as the run. Frames that are not JSON objects are skipped."""
+    or RUN_ERROR. The connection's timeout bounds connecting and sending; the stream lasts
+    as long as the run, within `limits` (each broken one raises `RemoteLimitError`).
+    Frames that are not JSON objects are skipped."""
     sent = {"Accept": "text/event-stream", **headers}
     client = connection.client()
-    async with client.stream("POST", url, json=body, headers=sent) as response:
-        if response.status_code >= 400:
-            text = (await response.aread()).decode("utf-8", "replace")
-            raise RemoteRefused(response.status_code, text[:500])
-        async for data in sse_data(response.aiter_lines()):
-            try:
-                event = json.loads(data)
-            except ValueError:
-                continue
-            if isinstance(event, dict):
+    try:
+        async with client.stream("POST", url, json=body, headers=sent) as response:
+            if response.status_code >= 400:
+                text = await _head(response, 500)
+                raise RemoteRefused(response.status_code, text)
+            count = 0
+            frames = sse_data(_counted(response, limits), max_event_bytes=limits.max_event_bytes)
+            async for data in frames:
+                try:
+                    event = json.loads(data)
+                except ValueError:
+                    continue
+                if not isinstance(event, dict):
+                    continue
+                count += 1
+                if count > limits.max_events:
+                    raise RemoteLimitError(
+                        "max_events",
+                        limits.max_events,
+                        f"The server sent more than {limits.max_events:,} events in one answer",
+                    )
                 await hear(event)
                 if event.get("type") in ENDINGS:
                     return
+    except EventTooLarge:
+        raise RemoteLimitError(
+            "max_event_bytes",
+            limits.max_event_bytes,
+            f"The server sent an event of more than {_size(limits.max_event_bytes)}",
+        ) from None
+    except _httpx().ReadTimeout:
+        raise RemoteLimitError(
+            "idle_timeout",
+            limits.idle_timeout,
+            f"The server sent nothing for {limits.idle_timeout:g} s",
+        ) from None
+
+
+async def _counted(response: Any, limits: RemoteLimits) -> AsyncIterator[bytes]:
+    """The answer's bytes as they arrive, up to `max_stream_bytes`."""
+    total = 0
+    async for chunk in response.aiter_bytes():
+        total += len(chunk)
+        if total > limits.max_stream_bytes:
+            raise RemoteLimitError(
+                "max_stream_bytes",
+                limits.max_stream_bytes,
+                f"The server's answer held more than {_size(limits.max_stream_bytes)}",
+            )
+        yield chunk
+
+
+async def _head(response: Any, chars: int) -> str:
+    """The start of an error answer's body, reading no more of it than that."""
+    read = bytearray()
+    async for chunk in response.aiter_bytes():
+        read += chunk
+        if len(read) >= chars * 4:
+            break
+    return read.decode("utf-8", "replace")[:chars]
+
+
+def _size(limit: int) -> str:
+    return f"{limit / MiB:g} MiB" if limit >= MiB else f"{limit:,} bytes"
 
 
 def failure(exc: BaseException) -> ErrorInfo:
