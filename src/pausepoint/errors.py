@@ -194,8 +194,9 @@ class RemoteLimitError(PausepointError):
     def __init__(self, limit: str, value: float, what: str) -> None:
         self.limit = limit
         self.value = value
+        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
         super().__init__(
-            f"{what} (RemoteLimits.{limit} = {value:g}); the stream was closed. If the server "
+            f"{what} (RemoteLimits.{limit} = {shown}); the stream was closed. If the server "
             f"is right to, raise it: RemoteRun(url, limits=RemoteLimits({limit}=...))."
         )
 

@@ -106,7 +106,7 @@ def test_an_event_past_max_event_bytes_is_refused_before_the_rest_is_read() -> N
 
     error = refused_by(result, failed, "max_event_bytes")
     assert error.value == 1 * MiB
-    assert "more than 1 MiB" in str(error)
+    assert "more than 1 MiB (RemoteLimits.max_event_bytes = 1,048,576)" in str(error)
     assert server.sent < 16 * MiB  # read no further than the bound and what was in flight
     assert remote.prompt.items == [UserMessage(text="Hi")]
     assert remote.status == "failed"
