@@ -16,8 +16,10 @@ Two phases of `--seconds` each, each on a server of its own. Idle: `--readers` c
 start a new conversation when one ends. Loaded: the same readers beside `--stalled`
 clients (20), raw sockets with a small receive buffer that send their POST and never
 receive a byte; one whose connection the server resets or closes (seen in its TCP state)
-posts again, so the server always faces as many. Streams still open when a phase ends
-are not counted.
+posts again, so the server always faces as many. The readers start once the non-readers'
+runs have filled what their streams may hold and rest (the server's CPU under 20 % of a
+core; how long that took is printed): the figures are of a server that holds 20 stalled
+streams. Streams still open when a phase ends are not counted.
 
 Printed per phase: the readers' streams, their first-event latency (POST to the first
 event: what a person waits before anything shows) and whole-stream time (POST to the
@@ -378,7 +380,8 @@ class Stalled:
 class Phase:
     """One phase's figures: the readers' tally, its length, the server's RSS samples from
     its start, its VmRSS as it ended (before the clients left) and a second after, its
-    VmHWM, the server's and this process's CPU seconds, the non-reading connections."""
+    VmHWM, the server's and this process's CPU seconds, the non-reading connections and how
+    long their runs took to fill their streams and rest."""
 
     name: str
     tally: Tally
@@ -392,6 +395,7 @@ class Phase:
     stopped_early: bool
     opened: int
     cut: int
+    settled: float
 
 
 async def drive(
@@ -403,9 +407,10 @@ async def drive(
     clients = [Stalled(server.port, args.stalled_steps) for _ in range(stalled)]
     readers: list[asyncio.Task[None]] = []
     try:
-        start, cpu, own = time.monotonic(), server.cpu(), time.process_time()
         for one in clients:
             one.open()
+        settled = await _rest(server) if clients else 0.0
+        start, cpu, own = time.monotonic(), server.cpu(), time.process_time()
         readers = [
             asyncio.ensure_future(reader(server.url, args.steps, tally))
             for _ in range(args.readers)
@@ -438,7 +443,21 @@ async def drive(
         stopped_early=sampler.over.is_set(),
         opened=sum(c.opened for c in clients),
         cut=sum(c.cut for c in clients),
+        settled=settled,
     )
+
+
+async def _rest(server: Server, *, busy: float = 0.2, within: float = 30.0) -> float:
+    """Seconds until the server rests after the non-readers arrived: their runs have
+    filled what a stream may hold for them and wait (the server used under `busy` of a
+    core over half a second)."""
+    began = time.monotonic()
+    while time.monotonic() - began < within:
+        before = server.cpu()
+        await asyncio.sleep(0.5)
+        if (server.cpu() - before) / 0.5 < busy:
+            break
+    return time.monotonic() - began
 
 
 def phase(name: str, args: argparse.Namespace, log: Path, stalled: int) -> Phase:
@@ -507,7 +526,8 @@ def report(idle: Phase, loaded: Phase, args: argparse.Namespace) -> None:
     print("  loaded, RSS MB every 2 s: " + ", ".join(marks))
     print(
         f"non-reading clients: {loaded.opened} connections opened, {loaded.cut} reset or "
-        f"closed by the server"
+        f"closed by the server; their runs filled what their streams may hold and rested "
+        f"{loaded.settled:.1f} s after they arrived, and the readers were timed from then"
     )
     for one in (idle, loaded):
         errors = {kind: n for kind, n in one.tally.errors.items() if n}

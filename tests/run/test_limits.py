@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import gc
 import threading
+import weakref
 from typing import Any
 
 import pytest
@@ -222,3 +225,35 @@ def test_timeouts_must_be_positive(field: str) -> None:
         Agent(model=ScriptedModel(["x"]), **{field: 0})
     with pytest.raises(ValueError, match="timeout"):
         action(timeout=-1)(lambda: None)
+
+
+class _Request:
+    """What a web framework keeps in a context variable while it serves one request."""
+
+
+_SERVING: contextvars.ContextVar[_Request | None] = contextvars.ContextVar("serving")
+
+
+async def test_what_a_finished_run_was_started_with_is_not_kept_by_its_model_timeout() -> None:
+    # A server runs many short runs on one loop, each with a model timeout far longer
+    # than the run: once a run ends, nothing of its request may wait in the loop.
+    @action
+    def lookup() -> str:
+        """Look it up."""
+        return "found"
+
+    served: list[weakref.ref[_Request]] = []
+    for _ in range(3):
+        request = _Request()
+        _SERVING.set(request)
+        served.append(weakref.ref(request))
+        del request
+        model = ScriptedModel([ModelResponse(tool_calls=[call("lookup")]), "Done."])
+        run = Agent(model=model, actions=[lookup], model_timeout=3600).new_run("x")
+        assert (await run.run()).status == "completed"
+        _SERVING.set(None)  # the server is done with the request and its run
+        del run
+    await asyncio.sleep(0)  # the loop lets go of the step that woke this test
+    gc.collect()
+
+    assert [ref() for ref in served] == [None, None, None]

@@ -169,6 +169,12 @@ class Turn:
         return children
 
     async def until_stop(self, max_turns: int) -> AgentRunResult:
+        try:
+            return await self._until_stop(max_turns)
+        finally:
+            self._clock.rest()
+
+    async def _until_stop(self, max_turns: int) -> AgentRunResult:
         await self._events.emit(RunStartedEvent(self._prompt.run_id))
         turns = 0
         while True:
@@ -346,6 +352,13 @@ class ModelClock:
 
     def end(self) -> None:
         self._asking = None
+
+    def rest(self) -> None:
+        """The stretch is over: let the timer go. Left armed until its deadline, it would
+        keep the run (and what its context holds) alive in the loop for that long."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _arm(self, loop: asyncio.AbstractEventLoop, deadline: float, number: int) -> None:
         self._arms += 1
