@@ -52,6 +52,7 @@ from .models import (
     ModelResponse,
     ModelServerError,
     ModelTimeoutError,
+    Outcome,
     ReplayDivergedError,
     ReplayModel,
     ScriptedModel,
@@ -60,6 +61,7 @@ from .models import (
     TextDelta,
     ToolCallDelta,
     call,
+    outcome_of,
 )
 from .run import (
     DEFAULT_LEASE_TTL,
@@ -190,6 +192,7 @@ __all__ = [
     "NoPendingInterruptError",
     "NotJSONError",
     "OpenAIChatModel",
+    "Outcome",
     "PausepointError",
     "PendingInterrupt",
     "PostgresStore",
@@ -244,6 +247,7 @@ __all__ = [
     "call",
     "humans",
     "inbox",
+    "outcome_of",
 ]
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 SETUP = """
 from pydantic import BaseModel, Field
-from pausepoint import Agent, ActionContext, ActionInterrupt, ScriptedModel, action, call
+from pausepoint import Agent, ActionContext, ActionInterrupt, ScriptedModel, action, call, outcome_of
 executed = []
 
 @action(needs_approval=True)
@@ -25,9 +25,10 @@ def reply(request):
     last = request.items[-1]
     if last.type == "user":
         return call("refund", order_id=42, amount=30.0)
-    if last.error is not None:
-        return f"Understood, no refund: {last.error.message}"
-    return f"Refunded {last.result['refunded']} on order 42."
+    done = outcome_of(last)
+    if not done.ok:
+        return f"Understood, no refund: {done.reason}"
+    return f"Refunded {done.result['refunded']} on order 42."
 """
 START = """
 agent = Agent(model=ScriptedModel(reply), actions=[refund])

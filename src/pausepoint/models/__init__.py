@@ -16,7 +16,7 @@ from ._errors import (
     ModelServerError,
     ModelTimeoutError,
 )
-from ._outcome import outcome_text
+from ._outcome import Outcome, OutcomeKind, outcome_of, outcome_text
 from ._protocol import (
     ActionSpec,
     Model,
@@ -50,6 +50,8 @@ __all__ = [
     "ModelServerError",
     "ModelTimeoutError",
     "OpenAIChatModel",
+    "Outcome",
+    "OutcomeKind",
     "ReplayDivergedError",
     "ReplayModel",
     "ScriptExhaustedError",
@@ -61,6 +63,7 @@ __all__ = [
     "Turn",
     "call",
     "checked_response",
+    "outcome_of",
     "outcome_text",
 ]
 

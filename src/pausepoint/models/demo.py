@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from ..transcript import Item, ToolCall, ToolCallRequest, UserMessage
+from ._outcome import outcome_of
 from ._protocol import (
     ActionSpec,
     ModelRequest,
@@ -252,22 +253,23 @@ def _number(token: str) -> int | float:
 
 
 def _summary(record: ToolCall) -> str:
-    if record.status == "succeeded":
+    done = outcome_of(record)
+    if done.kind == "succeeded":
         if record.result is None:
             return f"Done: {record.name} finished."
         shown = record.result if isinstance(record.result, str) else json.dumps(record.result)
         end = "" if shown.endswith((".", "!", "?")) else "."
         return f"Done: {record.name} returned {shown}{end}"
-    if record.status == "responded":
-        return f"I didn't run {record.name}. You said: {record.result}"
-    reason = record.error.message if record.error else "no reason was given."
-    if not reason.endswith((".", "!", "?")):
-        reason += "."
-    if record.status == "rejected":
+    if done.kind == "responded":
+        return f"I didn't run {record.name}. You said: {done.said}"
+    reason = done.reason if done.reason.endswith(("!", "?")) else f"{done.reason}."
+    if done.kind == "declined":
         return f"I didn't run {record.name}: {reason[:1].lower()}{reason[1:]}"
-    if record.status == "failed":
+    if done.kind == "expired":
+        return f"I didn't run {record.name}: nobody answered in time. {reason}"
+    if done.kind == "failed":
         return f"I tried {record.name}, but it failed: {reason}"
-    if record.status == "cancelled":
+    if done.kind == "cancelled":
         return f"{record.name} was cancelled: {reason}"
     return f"{record.name} is still {record.status}."
 
