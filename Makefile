@@ -47,7 +47,7 @@ $(STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
 	touch $(STAMP)
 
 $(DEMO_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
-	$(BIN)/pip install --quiet -e ".[notebook]"
+	$(BIN)/pip install --quiet -e ".[demo]"
 	touch $(DEMO_STAMP)
 
 $(BENCH_STAMP): $(STAMP) pyproject.toml | $(BUNDLE)
@@ -109,13 +109,14 @@ pictures: $(STAMP) $(BUNDLE)
 demo: $(DEMO_STAMP) $(BUNDLE)
 	@echo ""
 	@echo "JupyterLab is starting on port $(PORT) with $(DEMO_NOTEBOOK)."
-	@echo "Open the http://localhost:$(PORT)/lab?token=... address it prints below."
+	@echo "Open the http://localhost:$(PORT)/lab/tree/$(DEMO_NOTEBOOK)?token=... address it prints below."
 	@echo "On a headless or remote machine: run  make demo LAB_ARGS=--no-browser"
 	@echo "there, then on your own computer  ssh -N -L $(PORT):localhost:$(PORT) you@that-machine"
 	@echo "and open the same address in your browser. Another port:  make demo PORT=9000"
 	@echo "Stop the server with Ctrl-C."
 	@echo ""
-	$(BIN)/jupyter lab --ServerApp.port=$(PORT) --ServerApp.port_retries=0 $(LAB_FLAGS) $(LAB_ARGS) $(DEMO_NOTEBOOK)
+	$(BIN)/jupyter lab --ServerApp.port=$(PORT) --ServerApp.port_retries=0 \
+		--LabApp.default_url=/lab/tree/$(DEMO_NOTEBOOK) $(LAB_FLAGS) $(LAB_ARGS)
 
 # The sdist and the wheel, from the committed tree (a clone of HEAD), into dist/.
 dist: $(STAMP)
