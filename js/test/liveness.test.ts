@@ -37,6 +37,9 @@ describe("a view whose kernel is gone", () => {
     const view = mountDisconnected(model);
 
     expect(view.get("pp-kernel-gone").textContent).toContain("gone unless it was saved");
+    // Words and code read apart, as a person reads them.
+    const shown = view.get("pp-kernel-gone").textContent?.replace(/\s+/g, " ");
+    expect(shown).toContain("saved with run.prompt.model_dump_json() is rebuilt");
     const card = view.get("pp-card");
     expect(card.dataset.readonly).toBe("true");
     expect(isDisabled(view.get("pp-approve"))).toBe(true);

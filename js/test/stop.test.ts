@@ -15,7 +15,7 @@ describe("the Stop button", () => {
     view.cleanup();
   });
 
-  it("asks the kernel to cancel, and the view shows Cancelled once it has stopped", async () => {
+  it("asks the kernel to cancel, and the view shows Stopped once it has stopped", async () => {
     const model = new FakeModel({ status: "running", started_at: Date.now() });
     const stopInit = initialize(model);
     const view = mount(model);
@@ -29,7 +29,7 @@ describe("the Stop button", () => {
     model.setTrait("status", "cancelled");
     await model.respond({ ok: true });
     expect(view.q("pp-stop")).toBeNull();
-    expect(view.get("pp-status").textContent).toContain("Cancelled");
+    expect(view.get("pp-status").textContent).toContain("Stopped");
     expect(view.get("pp-status").dataset.status).toBe("cancelled");
     view.cleanup();
     stopInit();

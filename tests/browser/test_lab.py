@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 
 SETUP = """
 from pydantic import BaseModel, Field
-from pausepoint import Agent, ActionContext, ActionInterrupt, ScriptedModel, action, call, outcome_of
+from pausepoint import Agent, ActionContext, ActionInterrupt, ScriptedModel, action, call
+from pausepoint import outcome_of
 executed = []
 
 @action(needs_approval=True)

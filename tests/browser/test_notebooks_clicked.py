@@ -304,7 +304,7 @@ def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
 
     def go_back(nb: Any) -> None:
         """What cell 14 invites on `finished`: Go back here on refund, fewer cents; then
-        Go back here on turn 1, Edit the message, Continue; each fork answered in place."""
+        Go back here on turn 2, Edit the message, Continue; each fork answered in place."""
         view = nb.output(13)
         status_in(nb, 13, "completed")
         refund = view.locator('.pp-transcript [data-testid="pp-tool-call"][data-name="refund"]')
@@ -329,7 +329,7 @@ def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
         turn = view.locator('[data-testid="pp-debug-turn"][data-turn="1"]').first
         turn.get_by_test_id("pp-go-back-turn").click()
         expect(shown.get_by_test_id("pp-fork-view-name")).to_have_text(
-            "asked again at turn 1", timeout=WAIT
+            "asked again at turn 2", timeout=WAIT
         )
         shown.get_by_test_id("pp-edit-item").first.click()
         shown.get_by_test_id("pp-edit-text").fill("Refund order 42, only half of it")
@@ -370,8 +370,8 @@ def test_debugging_compares_the_fork(open_saved: OpenSaved) -> None:
     walk(nb, {11: compare, 13: go_back, 18: find})
     kernel_says(
         nb,
-        "KERNEL completed ['completed'] ['edited cents at refund', 'asked again at turn 0 with "
-        "the message edited', 'edited cents at refund', 'asked again at turn 1 with the message "
+        "KERNEL completed ['completed'] ['edited cents at refund', 'asked again at turn 1 with "
+        "the message edited', 'edited cents at refund', 'asked again at turn 2 with the message "
         "edited'] Refund order 42, only half of it",
     )
 

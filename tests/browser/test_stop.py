@@ -48,7 +48,7 @@ def test_stop_a_long_run_from_the_view(open_notebook: OpenNotebook) -> None:
 
     status = view.get_by_test_id("pp-status")
     expect(status).to_have_attribute("data-status", "cancelled", timeout=30_000)
-    expect(status).to_contain_text("Cancelled")
+    expect(status).to_contain_text("Stopped")
     expect(view.get_by_test_id("pp-stop")).to_have_count(0)
     expect(tool).to_have_attribute("data-status", "cancelled")
     nb.screenshot("stop-cancelled")

@@ -133,9 +133,10 @@ print("TURN", fork.result.status, "|", fork.fork_name, "|", fork.prompt.items[0]
 def test_a_fork_made_in_the_view_at_a_turn_has_its_message_and_a_result_edited_there(
     open_notebook: OpenNotebook,
 ) -> None:
-    """Go back to turn 1 from the Debug panel: in the fork, opened in place, Edit the
-    message and the lookup's result, then Continue: the model reads both edits, nothing
-    before turn 1 is asked again, and the rows say what a person changed."""
+    """Go back to the second turn (Turn 2 on screen, turn 1 in code) from the Debug panel:
+    in the fork, opened in place, Edit the message and the lookup's result, then Continue:
+    the model reads both edits, nothing before that turn is asked again, and the rows say
+    what a person changed."""
     nb = open_notebook("time-travel-turn", [SETUP, CHECK_TURN])
     nb.run_cell(0)
     view = nb.widget(0)
@@ -149,7 +150,7 @@ def test_a_fork_made_in_the_view_at_a_turn_has_its_message_and_a_result_edited_t
 
     shown = view.get_by_test_id("pp-fork-view")
     expect(shown.get_by_test_id("pp-fork-view-name")).to_have_text(
-        "asked again at turn 1", timeout=30_000
+        "asked again at turn 2", timeout=30_000
     )
     fork = shown.locator(".pp-root")
     expect(fork.get_by_test_id("pp-status")).to_have_attribute("data-status", "paused")
@@ -175,7 +176,7 @@ def test_a_fork_made_in_the_view_at_a_turn_has_its_message_and_a_result_edited_t
     expect(fork.get_by_test_id("pp-item-editor")).to_have_count(0, timeout=30_000)
     expect(fork.get_by_test_id("pp-edited-mark")).to_have_count(2)
     expect(shown.get_by_test_id("pp-fork-view-name")).to_have_text(
-        "asked again at turn 1 with 2 items edited", timeout=30_000
+        "asked again at turn 2 with 2 items edited", timeout=30_000
     )
     shown.scroll_into_view_if_needed()
     nb.screenshot("time-travel-turn-edited")
@@ -188,7 +189,7 @@ def test_a_fork_made_in_the_view_at_a_turn_has_its_message_and_a_result_edited_t
     nb.run_cell(1)
     # The run asked for turns 0, 1, 2; the fork for 1 and 2 only: nothing before turn 1.
     expect(nb.output(1).last).to_contain_text(
-        "TURN completed | asked again at turn 1 with 2 items edited | Refund order 43 | "
+        "TURN completed | asked again at turn 2 with 2 items edited | Refund order 43 | "
         "Refunded refunded 12000. | [12000, 12000] | [0, 1, 2, 1, 2]",
         timeout=30_000,
     )

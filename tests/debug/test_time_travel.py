@@ -120,9 +120,9 @@ async def test_a_fork_at_a_model_turn_asks_again_with_the_edited_user_message() 
     fork = run.fork(at=ModelTurn(0))
     assert [type(item) for item in fork.prompt.items] == [UserMessage]
     assert fork.status == "paused"
-    assert fork.fork_name == "asked again at turn 0"
+    assert fork.fork_name == "asked again at turn 1"
     fork.edit_item(0, text="Refund order 7")
-    assert fork.fork_name == "asked again at turn 0 with the message edited"
+    assert fork.fork_name == "asked again at turn 1 with the message edited"
     assert run.prompt.items[0].text == "Refund order 42"  # type: ignore[union-attr]
     assert model.calls == 3
 
@@ -138,7 +138,7 @@ async def test_a_fork_at_a_later_turn_asks_only_that_turn_again_with_an_edited_r
     fork = run.fork(at=ModelTurn(2))
     assert len(fork.prompt.items) == len(run.prompt.items) - 1
     fork.edit_item(2, result={"order": 42, "total": 1})
-    assert fork.fork_name == "asked again at turn 2 with the result of lookup edited"
+    assert fork.fork_name == "asked again at turn 3 with the result of lookup edited"
     result = await fork.debug.continue_()
     assert result.status == "completed"
     assert model.calls == 4  # turns 0 and 1 are not asked again

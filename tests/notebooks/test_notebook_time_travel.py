@@ -15,6 +15,6 @@ def test_debugging_goes_back_to_a_tool_call_and_a_turn(executed: Execute) -> Non
     assert "'refunded 5000 cents on order 42'" in out
     assert "model requests for the fork: 1" in out
     assert (
-        "asked again: asked again at turn 0 with the message edited | interrupted | Refund order 43"
+        "asked again: asked again at turn 1 with the message edited | interrupted | Refund order 43"
     ) in out
     assert "Go back here" in "".join(c.source for c in nb.cells if c.cell_type == "markdown")

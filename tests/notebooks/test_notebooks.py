@@ -424,7 +424,7 @@ def test_debugging_shows_the_approved_run_with_its_declined_fork(executed: Execu
     # The run both forks of "Go back to any step" came from, shown under them.
     assert [fork["name"] for fork in finished["forks"]] == [
         "edited cents at refund",
-        "asked again at turn 0 with the message edited",
+        "asked again at turn 1 with the message edited",
     ]
 
 

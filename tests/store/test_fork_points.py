@@ -64,7 +64,7 @@ async def test_a_fork_at_a_model_turn_keeps_the_items_edited_there(
     assert loaded.prompt.parent is not None
     assert (loaded.prompt.parent.point, loaded.prompt.parent.turn) == ("turn", 1)
     assert loaded.prompt.parent.edited == [0]
-    assert loaded.fork_name == "asked again at turn 1 with the message edited"
+    assert loaded.fork_name == "asked again at turn 2 with the message edited"
     assert loaded.status == "paused"
 
     result = await loaded.run()

@@ -131,7 +131,7 @@ async def test_every_way_a_run_stops_updates_its_snapshot(
 
     assert run.status == ending
     last = updates(sent)[-1]["data"]["text/html"]
-    assert {"completed": "Completed", "failed": "Failed", "cancelled": "Cancelled"}[ending] in last
+    assert {"completed": "Completed", "failed": "Failed", "cancelled": "Stopped"}[ending] in last
 
 
 def test_a_run_on_another_threads_loop_updates_its_snapshot_from_there(

@@ -75,7 +75,7 @@ async def test_go_back_here_on_a_turn_makes_a_fork_paused_before_the_model(
     response = await response_to(comm, {"type": "fork", "requestId": "f1", "turn": 2, "open": True})
     assert response["ok"] is True
     (fork,) = run.forks
-    assert response["value"]["name"] == "asked again at turn 2"
+    assert response["value"]["name"] == "asked again at turn 3"
     assert fork.status == "paused"
     await until(lambda: run.view.fork_view is fork.view)
     assert fork.view.status == "paused"
@@ -195,7 +195,7 @@ async def test_a_fork_at_a_turn_has_its_message_and_a_result_edited_from_its_vie
     sent = {m["start"]: m["items"][0] for m in child.custom("items")}
     assert sent[0]["text"] == "Refund order 43"
     assert sent[lookup]["result"] == {"order": 43, "total": 9_000}
-    assert fork.fork_name == "asked again at turn 2 with 2 items edited"
+    assert fork.fork_name == "asked again at turn 3 with 2 items edited"
     assert fork.view.edited == [0, lookup]
     await until(lambda: run.view.forks[0]["name"] == fork.fork_name)
 

@@ -37,7 +37,7 @@ export const STATUS_WORDS: Record<string, string> = {
   paused: "Paused before the model request",
   completed: "Completed",
   failed: "Failed",
-  cancelled: "Cancelled",
+  cancelled: "Stopped",
   idle: "Not started",
 };
 

@@ -164,7 +164,7 @@ export const DebugPanel = memo(function DebugPanelImpl({ model, items, readOnly 
               .join(", ")
           : null;
         return html`<li data-testid="pp-debug-turn" data-turn=${turn}>
-          Turn ${turn}${
+          Turn ${turn + 1}${
             call
               ? html` · <code class="pp-debug-model" data-testid="pp-debug-model"><${Revealed} text=${String(call.model ?? "")} /></code> · ${seconds(call.started_at, call.ended_at) ?? ""}${
                   usage ? html` · <span data-testid="pp-debug-usage"><${Revealed} text=${usage} /></span>` : null
@@ -183,7 +183,7 @@ export const DebugPanel = memo(function DebugPanelImpl({ model, items, readOnly 
         </li>`;
       })}
     </ol>
-    ${shown ? html`<div data-testid="pp-model-request"><${JsonBlock} label=${`Model request, turn ${shown.turn}`} value=${shown.value} /></div>` : null}
+    ${shown ? html`<div data-testid="pp-model-request"><${JsonBlock} label=${`Model request, turn ${shown.turn + 1}`} value=${shown.value} /></div>` : null}
     ${
       answered.rows.length > 0
         ? html`<div class="pp-block-label">What you answered</div>${answered.button}<ul class="pp-debug-answered" aria-label="What you answered">

@@ -19,7 +19,7 @@ export type Shown = { kind: "filter"; filter: FindFilter; value: FindValue } | {
 const STATUSES: readonly [FindStatus, string][] = [
   ["waiting", "Waiting for an answer"],
   ["failed", "Failed"],
-  ["cancelled", "Cancelled"],
+  ["cancelled", "Stopped"],
   ["edited", "Edited by a person"],
   ["answered", "Answered by a person"],
 ];

@@ -48,7 +48,7 @@ function statusLabel(status: RunStatus, error: ErrorInfo | null): string {
     case "completed":
       return "Completed";
     case "cancelled":
-      return "Cancelled";
+      return "Stopped";
     case "failed":
       return error ? `Failed: ${error.name}: ${error.message}` : "Failed";
     default:

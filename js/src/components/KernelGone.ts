@@ -18,8 +18,8 @@ export function KernelGone({ model }: { model: Model }) {
   const what = line
     ? html`The run is stored: <code data-testid="pp-load-line"><${Revealed} text=${line} /></code> in a cell, with the agent that ran it, shows it
         again live and answerable.`
-    : html`The run lived only in that kernel, so it is gone unless it was saved: a transcript saved with
-        <code>run.prompt.model_dump_json()</code> is rebuilt with <code>AgentRun(agent, Prompt.model_validate_json(saved))</code>.`;
+    : html`The run lived only in that kernel, so it is gone unless it was saved: a transcript saved
+        with <code>run.prompt.model_dump_json()</code> is rebuilt with <code>AgentRun(agent, Prompt.model_validate_json(saved))</code>.`;
   return html`<div class="pp-kernel-gone" role="status" data-testid="pp-kernel-gone" data-stored=${line ? "true" : "false"}>
     <strong>The kernel of this view is gone</strong> (restarted or shut down), so the view is read-only. ${what}
   </div>`;

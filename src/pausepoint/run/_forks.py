@@ -12,7 +12,7 @@ paused there, so that nothing before that point is asked of the model again:
   tool result before it is.
 
 `fork_name` names a fork by what made it: "declined at refund", "edited cents at
-refund", "asked again at turn 3", "went back to refund".
+refund", "asked again at turn 3" (turns counted from 1), "went back to refund".
 """
 
 from __future__ import annotations
@@ -200,13 +200,14 @@ _DONE = {
 
 def fork_name(prompt: Prompt) -> str | None:
     """What made the fork `prompt` (None: not a fork), in a few words: "declined at
-    refund", "edited cents at refund", "asked again at turn 3", "went back to refund".
-    Read from the fork's own transcript, so it follows what was done there."""
+    refund", "edited cents at refund", "asked again at turn 3" (turns counted from 1),
+    "went back to refund". Read from the fork's own transcript, so it follows what was
+    done there."""
     origin = prompt.parent
     if origin is None:
         return None
     if origin.turn is not None and origin.tool_call_id is None and origin.interrupt_id is None:
-        return _turn_name(prompt, origin)
+        return _turn_name(prompt, origin.turn)
     for record in prompt.tool_calls():
         if origin.interrupt_id is not None:
             ids = [e.id for e in record.interrupts]
@@ -237,9 +238,9 @@ def _changed(decisions: Iterable[Decision]) -> list[str]:
     return names
 
 
-def _turn_name(prompt: Prompt, origin: ForkOrigin) -> str:
+def _turn_name(prompt: Prompt, turn: int) -> str:
     edits = edits_said(prompt)
-    said = f"asked again at turn {origin.turn}"
+    said = f"asked again at turn {turn + 1}"  # people count turns from 1
     return f"{said} {edits}" if edits else said
 
 

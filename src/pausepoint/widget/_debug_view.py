@@ -131,7 +131,7 @@ def _fork_point(run: ViewedRun, fork: AgentRun) -> _Point:
     elif origin.turn is not None:
         turns = [i for i, item in enumerate(items) if isinstance(item, AssistantMessage)]
         if 0 <= origin.turn < len(turns):
-            return _Point(turns[origin.turn], "turn", "", f"Before turn {origin.turn}", None)
+            return _Point(turns[origin.turn], "turn", "", f"Before turn {origin.turn + 1}", None)
     raise UsageError(f"Run {run.id} no longer holds the point fork {fork.id} was made at.")
 
 

@@ -35,7 +35,7 @@ _WORDS: dict[str, str] = {
     "interrupted": "Waiting for an answer",
     "completed": "Completed",
     "failed": "Failed",
-    "cancelled": "Cancelled",
+    "cancelled": "Stopped",
 }
 
 
