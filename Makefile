@@ -93,9 +93,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_loop.py
 	$(BIN)/python benchmarks/bench_widget_sync.py
 
-# The run view in JupyterLab in headless Chromium (a few minutes; not part of `make test`).
+# The run view in JupyterLab in headless Chromium, then every time budget the browser tests
+# measure, against its goal (minutes; not part of `make test`).
 bench-view: $(STAMP) $(BUNDLE)
 	$(BIN)/python benchmarks/bench_view.py
+	$(BIN)/python benchmarks/bench_view_budgets.py
 
 # An agent served over AG-UI: the cost per step of the translation, the HTTP server and
 # RemoteRun beside the in-process run, and whether it grows (minutes; not part of `make test`).

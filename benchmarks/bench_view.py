@@ -48,7 +48,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 sys.path.insert(0, str(HERE.parent))  # the conftest imports tests.browser.helpers
 
-from conftest import CHROMIUM, LAUNCH_ARGS, Lab, _serve, new_notebook  # noqa: E402
+from tests.browser.helpers import LAB_APP, Lab, serve  # noqa: E402
+
+from conftest import CHROMIUM, LAUNCH_ARGS, new_notebook  # noqa: E402
 
 SETUP = f"""
 import sys, time
@@ -273,13 +275,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        server = _serve(
-            Path(tmp),
-            [
-                "lab", "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
-                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            ],
-        )  # fmt: skip
+        server = serve(Path(tmp), LAB_APP)
         lab = next(server)
         try:
             with sync_playwright() as p:

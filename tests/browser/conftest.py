@@ -8,18 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
-from tests.browser.helpers import Lab, Notebook
+from tests.browser.helpers import LAB_APP, JupyterServer, Lab, Notebook
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 LAUNCH_ARGS = [
@@ -48,81 +43,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.skip(reason="chromium is not installed"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
+    server = JupyterServer(tmp_path_factory.mktemp("lab"), LAB_APP)
+    yield server
+    server.stop()
 
 
-def _serve(base: Path, app: list[str]) -> Iterator[Lab]:
-    """Start a Jupyter server app (`lab` or `notebook`) isolated under `base`."""
-    root = base / "root"
-    root.mkdir()
-    settings = base / "settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True)
-    # Render every cell, so locators find cells that are scrolled out of view.
-    (settings / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
-    notifications = base / "settings" / "@jupyterlab" / "apputils-extension"
-    notifications.mkdir(parents=True)
-    (notifications / "notification.jupyterlab-settings").write_text(
-        '{"fetchNews": "false", "checkForUpdates": false}'
-    )
-    token = uuid.uuid4().hex
-    port = _free_port()
-    env = {
-        **os.environ,
-        "JUPYTER_CONFIG_DIR": str(base / "config"),
-        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
-        "JUPYTERLAB_SETTINGS_DIR": str(base / "settings"),
-        "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
-        "IPYTHONDIR": str(base / "ipython"),
-        "PYTHONPATH": os.pathsep.join([str(Path.cwd()), os.environ.get("PYTHONPATH", "")]),
-    }
-    log = (base / "server.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable, "-m", "jupyter", *app, "--no-browser", "--ip=127.0.0.1",
-            f"--port={port}", f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={root}", "--allow-root",
-        ],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    instance = Lab(url=f"http://127.0.0.1:{port}", token=token, root=root)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            instance.api("GET", "/api/status")
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"Jupyter did not start; see {base / 'server.log'}") from None
-            time.sleep(0.3)
-    yield instance
-    server.terminate()
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        server.kill()
+@pytest.fixture
+def lab(lab_server: JupyterServer) -> Lab:
+    """JupyterLab for this test: the session's server, started again if it has died."""
+    return lab_server.current()
 
 
 @pytest.fixture(scope="session")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    yield from _serve(
-        tmp_path_factory.mktemp("lab"),
-        [
-            "lab", "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        ],
-    )  # fmt: skip
-
-
-@pytest.fixture(scope="session")
-def notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    """Jupyter Notebook 7 (the `notebook` package): /tree and /notebooks/<path>."""
-    yield from _serve(
+def notebook7_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[JupyterServer]:
+    server = JupyterServer(
         tmp_path_factory.mktemp("nb7"),
         ["notebook", "--JupyterNotebookApp.expose_app_in_browser=True"],
     )
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def notebook7(notebook7_server: JupyterServer) -> Lab:
+    """Jupyter Notebook 7 (the `notebook` package): /tree and /notebooks/<path>."""
+    return notebook7_server.current()
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,11 @@
-"""A response schema of 10,000 properties, answered in a real JupyterLab: the form shows
-within 500 ms of the card's arrival, each keystroke takes under 50 ms, the required fields
-are found through "Still needed" and "Find a field", and the kernel receives the answer.
+"""A response schema of 10,000 properties, answered in a real JupyterLab: the form shows a
+page of fields, typing reaches them, the required fields are found through "Still needed"
+and "Find a field", and the kernel receives the answer.
 
-The figures are printed (`pytest -s`); 2,000 properties are measured too, for comparison.
-Screenshots go to test-artifacts/browser/."""
+The times are printed against their goals (the form interactive within 500 ms of the
+card's arrival, each keystroke under 50 ms), never asserted: `make bench-view` reports
+them. 2,000 properties are measured too, for comparison. Screenshots go to
+test-artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from tests.figures import figure
 
 OpenNotebook = Callable[[str, list[str]], Any]
 
@@ -127,7 +130,7 @@ def _fill(card: Any, testid: str) -> None:
 
 
 @pytest.mark.parametrize("n", [2_000, 10_000])
-def test_a_form_of_many_properties_shows_and_types_within_budget(
+def test_a_form_of_many_properties_shows_types_and_sends_its_answer(
     open_notebook: OpenNotebook, n: int
 ) -> None:
     nb = open_notebook(f"big-form-{n}", [SETUP.format(n=n, required=REQUIRED), START, CHECK])
@@ -159,14 +162,18 @@ def test_a_form_of_many_properties_shows_and_types_within_budget(
     expect(card.get_by_test_id("pp-field-count")).to_contain_text(f"1 of {n:,} fields match")
     last = _keystrokes(page, card.get_by_test_id(f"pp-field-field_{n - 4}"), "the end")
     card.get_by_test_id("pp-field-filter").fill("")
-    print(
-        f"\n{n} properties: display {display:.0f} ms (longest task {long_at_display:.0f} ms); "
-        f"keystroke work median {first['work_median']:.1f} / max {first['work_max']:.1f} ms, "
-        f"to next frame median {first['frame_median']:.1f} / max {first['frame_max']:.1f} ms, "
-        f"longest task {first['longest_task']:.0f} ms; at the list's end: work median "
-        f"{last['work_median']:.1f} / max {last['work_max']:.1f} ms, frame median "
-        f"{last['frame_median']:.1f} / max {last['frame_max']:.1f} ms"
+    print(f"\n{n} properties: longest task while the form was drawn {long_at_display:.0f} ms")
+    figure(
+        f"a form of {n:,} fields: interactive after the card arrived", display, DISPLAY_BUDGET_MS
     )
+    for where, typed in (("first page", first), ("list's end", last)):
+        for what, key in (
+            ("slowest work", "work_max"),
+            ("median to next frame", "frame_median"),
+            ("longest task", "longest_task"),
+        ):
+            name = f"a form of {n:,} fields: keystroke {what} ({where})"
+            figure(name, typed[key], KEYSTROKE_BUDGET_MS)
 
     # Each required field, however far down, is one click away under "Still needed".
     for _ in range(REQUIRED):
@@ -196,9 +203,3 @@ def test_a_form_of_many_properties_shows_and_types_within_budget(
     expect(nb.output(2).last).to_contain_text(
         f"KERNEL ready {n // 4 + len(filled)} {filled!r}", timeout=30_000
     )
-
-    assert display < DISPLAY_BUDGET_MS, shown
-    for typed in (first, last):
-        assert typed["work_max"] < KEYSTROKE_BUDGET_MS, typed
-        assert typed["frame_median"] < KEYSTROKE_BUDGET_MS, typed
-        assert typed["longest_task"] < KEYSTROKE_BUDGET_MS, typed

@@ -1,7 +1,8 @@
 """Finding and keeping steps of a 2,000-call run in a real JupyterLab: a row pinned and one
 opened while the run works are still there and open at the end; the find bar's filter
-"failed" and "jump to call 1" are answered by the kernel in under 100 ms (printed) and
-show the right rows; the page stays responsive while the bar is used during the run.
+"failed" and "jump to call 1" are answered by the kernel and show the right rows; the
+page keeps answering while the bar is used during the run. The times are printed against
+their goals (the kernel's answer under 100 ms), never asserted: `make bench-view`.
 Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
+from tests.figures import figure
 
 OpenNotebook = Callable[[str, list[str]], Any]
 
@@ -201,11 +203,12 @@ def test_pins_and_opened_rows_survive_a_2000_call_run_and_find_answers_in_the_ke
         f"{longest:.0f} ms; script calls {len(answers)}, median {median:.3f} s, worst "
         f"{worst:.3f} s; DOM nodes at the end {nodes}"
     )
-    assert filter_ms < 100, f"the filter took {filter_ms} ms in the kernel"
-    assert jump_ms < 100, f"the jump took {jump_ms} ms in the kernel"
     assert nodes < 5000
-    assert median < 0.15, f"the page's median answer to a script call took {median * 1000:.0f} ms"
-    assert worst < 1.0, f"the page took {worst * 1000:.0f} ms to answer a script call"
+    figure("find at 2,000 calls: filter 'failed' in the kernel", filter_ms, 100)
+    figure("find at 2,000 calls: jump to call 1 in the kernel", jump_ms, 100)
+    figure("find at 2,000 calls: the page's median answer while the run works", median * 1000, 150)
+    figure("find at 2,000 calls: the page's slowest answer while the run works", worst * 1000, 1000)
+    figure("find at 2,000 calls: longest task while the run works", longest, 100)
 
 
 TEN_THOUSAND = f"""
@@ -230,7 +233,7 @@ run
 """
 
 
-def test_a_filter_and_a_jump_over_10000_steps_are_answered_in_the_kernel_in_under_100_ms(
+def test_a_filter_and_a_jump_over_10000_steps_are_answered_in_the_kernel(
     open_notebook: OpenNotebook,
 ) -> None:
     nb = open_notebook("find-10000", [TEN_THOUSAND])
@@ -278,9 +281,7 @@ def test_a_filter_and_a_jump_over_10000_steps_are_answered_in_the_kernel_in_unde
     timings["filter 'failed' again"] = _kernel_ms(nb)
 
     for what, ms in timings.items():
-        print(f"kernel-side at 10,000 calls: {what}: {ms:.1f} ms")
-    for what, ms in timings.items():
-        assert ms < 100, f"{what} took {ms} ms in the kernel"
+        figure(f"find at 10,000 calls: {what} in the kernel", ms, 100)
 
 
 SHORT = f"""

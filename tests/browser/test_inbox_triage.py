@@ -1,12 +1,13 @@
 """The inbox as a triage list of 10,000 waiting runs in a real JupyterLab, on SQLite and on
-PostgreSQL: scrolling and filtering keep every main-thread task under 100 ms and the page
-small; filtered, sorted, 50 rows selected with a shift-click and approved together after
-one confirmation, all 50 complete in the store (and only they). On PostgreSQL, a run
-answered in another kernel leaves this kernel's list within a second.
+PostgreSQL: scrolling and filtering keep the page small; filtered, sorted, 50 rows selected
+with a shift-click and approved together after one confirmation, all 50 complete in the
+store (and only they). On PostgreSQL, a run answered in another kernel leaves this
+kernel's list by the store's notification, with the inbox's poll a minute away.
 
 Long tasks are measured in the page with a PerformanceObserver ('longtask': Chromium
-reports tasks over 50 ms) from the first scroll to the filtered list, and printed
-(`pytest -s`). Screenshots go to test-artifacts/browser/."""
+reports tasks over 50 ms) from the first scroll to the filtered list; they and the time a
+row takes to leave are printed against their goals (under 100 ms, within a second), never
+asserted: `make bench-view`. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+from tests.figures import figure
 
 OpenNotebook = Callable[[str, list[str]], Any]
 
 RUNS = 10_000
 LONGEST_TASK_MS = 100
 LEAVE_WITHIN_MS = 1_000
+POLL_S = 60
 WAIT = 120_000
 
 SEED = '''
@@ -66,6 +69,7 @@ SHOW = """
 box = pausepoint.inbox(store, agents={"payments": agent, "support": agent})
 box
 """
+SHOW_NOTIFIED = SHOW.replace("agent})", f"agent}}, poll={POLL_S})")
 # The 50 runs the browser should pick: filtered and sorted as it will be.
 EXPECTED = """
 chosen = store.waiting(agent="payments", text="customer 1", sort="-amount", limit=50)
@@ -157,7 +161,7 @@ def test_10000_waiting_runs_filtered_sorted_and_50_approved_together(
         f"{count.inner_text()}; long tasks {page.evaluate('() => window.__pp.phases')}"
     )
     nb.screenshot(f"inbox-triage-{where[:8]}-filtered")
-    assert longest < LONGEST_TASK_MS
+    figure(f"triage of {RUNS:,} runs on {where[:8]}: longest task", longest, LONGEST_TASK_MS)
     assert elements < 2_000
 
     rows.first.get_by_test_id("pp-triage-select").click()
@@ -192,11 +196,11 @@ print("ANSWERED", first, f"{answered[0]:.0f}")
 """
 
 
-def test_a_run_answered_in_another_kernel_leaves_the_list_within_a_second(
+def test_a_run_answered_in_another_kernel_leaves_the_list_by_notification(
     open_notebook: OpenNotebook, postgres_dsn: str
 ) -> None:
     _empty(postgres_dsn)
-    here = open_notebook("inbox-here", [SEED.format(where=postgres_dsn, runs=300), SHOW])
+    here = open_notebook("inbox-here", [SEED.format(where=postgres_dsn, runs=300), SHOW_NOTIFIED])
     here.run_cell(0)
     expect(here.output(0).last).to_contain_text("SEEDED 300", timeout=WAIT)
     here.run_cell(1)
@@ -230,7 +234,9 @@ def test_a_run_answered_in_another_kernel_leaves_the_list_within_a_second(
     here.page.wait_for_function("() => window.__gone !== null", timeout=WAIT)
     gone_at = here.page.evaluate("() => window.__gone")
     took = gone_at - answered_at
-    print(f"answered in another kernel: the row left this inbox {took:.0f} ms later")
     here.screenshot("inbox-triage-answered-elsewhere")
     expect(view.get_by_test_id("pp-triage-count")).to_have_text("299 waiting")
-    assert took < LEAVE_WITHIN_MS
+    figure("answered in another kernel: the row left this inbox", took, LEAVE_WITHIN_MS)
+    # The inbox looks at the store once a minute (SHOW_NOTIFIED): only the notification
+    # can have taken the row away this soon.
+    assert took < POLL_S * 1000 / 2

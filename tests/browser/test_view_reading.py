@@ -13,6 +13,7 @@ from typing import Any
 import nbformat
 from playwright.sync_api import expect
 from tests.browser.test_lab import _in_theme
+from tests.figures import figure
 
 OpenNotebook = Callable[[str, list[str]], Any]
 
@@ -408,9 +409,15 @@ def test_a_catastrophic_pattern_is_left_to_the_kernel_and_its_error_shows_at_the
     nb.run_all()
     card = _cards(nb, 1).nth(0)
     expect(card.get_by_test_id("pp-kernel-check")).to_contain_text("^(a+)+$")
+    # The page never runs the pattern: it answers a script call, and the kernel's verdict
+    # reaches the field (a page running it on the input would never draw it).
     started = time.perf_counter()
     nb.page.evaluate("() => 1")
-    assert time.perf_counter() - started < 1.0
+    figure(
+        "a catastrophic pattern on the card: the page's answer",
+        (time.perf_counter() - started) * 1000,
+        1000,
+    )
     card.get_by_test_id("pp-submit").click()
     error = card.locator('[data-testid="pp-field-error"][data-path="code"]')
     expect(error).to_contain_text("String should match pattern '^(a+)+$'", timeout=30_000)
@@ -499,9 +506,9 @@ def test_a_2000_call_live_run_stays_responsive_and_ends_fully_drawn(
     # (before the view drew only what changed: a median of 3 s, the worst 7 s).
     answers.sort()
     median, worst = answers[len(answers) // 2], answers[-1]
-    print(f"script calls: {len(answers)}, median {median:.3f} s, worst {worst:.3f} s")
-    assert median < 0.15, f"the page's median answer to a script call took {median * 1000:.0f} ms"
-    assert worst < 1.0, f"the page took {worst * 1000:.0f} ms to answer a script call"
+    print(f"script calls: {len(answers)}")
+    figure("a 2,000-call live run: the page's median answer while it works", median * 1000, 150)
+    figure("a 2,000-call live run: the page's slowest answer while it works", worst * 1000, 1000)
 
 
 def _benchmarks() -> Any:

@@ -152,7 +152,8 @@ async def test_a_catastrophic_pattern_cannot_hang_the_kernel(
         assert not accepted
     else:
         assert accepted
-    assert time.perf_counter() - started < 2.0
+    # A backtracking engine would not finish on ATTACK in any lifetime; RE2 is linear.
+    assert time.perf_counter() - started < 60
 
 
 @pytest.mark.parametrize(
