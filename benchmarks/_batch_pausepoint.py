@@ -20,7 +20,6 @@ from pausepoint import (
     ActionContext,
     ActionInterrupt,
     Agent,
-    AssistantMessage,
     Inbox,
     ModelRequest,
     ModelResponse,
@@ -31,6 +30,7 @@ from pausepoint import (
     Worker,
     action,
 )
+from pausepoint.transcript import AssistantMessage
 
 AGENT = "batch"
 ACTED: dict[str, float] = {}

@@ -49,17 +49,9 @@ from typing import Any
 
 from _counts import CountingSQLiteStore, count_fsyncs, next_xid, strace_missing
 from _workload import confirm, one_call_per_turn
-from pausepoint import (
-    Agent,
-    AgentRun,
-    AssistantMessage,
-    Prompt,
-    ScriptedModel,
-    ToolCall,
-    ToolCallRequest,
-    action,
-)
+from pausepoint import Agent, AgentRun, Prompt, ScriptedModel, ToolCall, ToolCallRequest, action
 from pausepoint.store import PostgresStore, RunStore, RunWriter, SQLiteStore, TemporaryPostgres
+from pausepoint.transcript import AssistantMessage
 
 PAUSE_EVERY = 10  # as in _workload.py
 

@@ -10,18 +10,10 @@ from typing import Any
 
 import pytest
 
-from pausepoint import (
-    Agent,
-    AgentRun,
-    InvalidResolutionError,
-    InvalidTranscriptError,
-    Prompt,
-    ScriptedModel,
-    action,
-    call,
-)
-from pausepoint.decisions import decision_of, decisions_of, shown_status
+from pausepoint import Agent, AgentRun, Prompt, ScriptedModel, action, call
+from pausepoint.errors import InvalidResolutionError, InvalidTranscriptError
 from pausepoint.transcript import InterruptEntry, ToolCall
+from pausepoint.transcript.decisions import decision_of, decisions_of, shown_status
 from pausepoint.widget._snapshot import snapshot_html
 
 TABLE = json.loads((Path(__file__).parent / "fixtures" / "decisions.json").read_text("utf-8"))

@@ -1,20 +1,21 @@
-"""The import contract of DESIGN.md, read from the source with `ast` (nothing is imported).
+"""The import contract of docs/architecture.md, read from the source with `ast` (nothing
+is imported).
 
 Each top-level package or module of pausepoint is one node: `transcript`, `actions`,
-`interrupts`, `models`, `store`, `run`, `humans`, `widget`, and the root's helper modules
-(`_json`, `_formats`, `errors`, ...) each on its own; the root `__init__` is `pausepoint`.
+`interrupts`, `models`, `store`, `run`, `humans`, `agui`, `widget`, and the root's helper
+modules (`_json`, `_formats`, `errors`, `events`, ...) each on its own; the root `__init__`
+is `pausepoint`.
 
-- No import cycle between nodes. Imports at module level and inside functions count; the
-  one designed exception is a lazy (in-function or TYPE_CHECKING) import of `widget`, by
-  which a run displays itself. Imports under `if TYPE_CHECKING:` are checked in a test of their own.
+- No import cycle between nodes, with no exception: imports at module level, inside
+  functions and under TYPE_CHECKING all count. A run shows itself through the display the
+  widget registers (`pausepoint.run.run_display`), never by importing the widget.
 - No module imports another package's private module (`pausepoint.run._debug` from
   outside `run/`); a package's public `__init__` and the root's own helpers are fine.
-- Each package imports only from the layers above it (the same exception for `widget`).
+- Each package imports only from the layers above it.
 - `interrupts` (the wire package) imports nothing from the layers below it, nor
   `actions`, not even for type checking.
 
-`KNOWN_VIOLATIONS` lists what is still wrong, each with its reason. A new violation fails,
-and so does a listed one that is gone: remove it from the list, which can only shrink.
+A violation fails with every import that makes it, file and line.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ import pytest
 SRC = Path(__file__).parents[1] / "src"
 ROOT_PACKAGE = "pausepoint"
 
-# DESIGN.md's layers, top first: each imports only from the ones above it. `decisions` is
-# the transcript layer's reading of answers; the root's helper modules are not layered.
+# The layers of docs/architecture.md, top first: each imports only from the ones above it.
+# `decisions` is the old home of the transcript's reading of answers (now
+# `transcript.decisions`); the root's helper modules are not layered.
 LAYERS = [
     {"transcript", "decisions"},
     {"actions"},
@@ -46,24 +48,9 @@ LAYERS = [
     {"widget"},
 ]
 
-# Nodes the wire package must not import (DESIGN.md: pure, imports nothing below it).
+# Nodes the wire package must not import (pure: it imports nothing below it).
 WIRE = "interrupts"
 NOT_FOR_THE_WIRE = {"actions", "models", "store", "run", "humans", "agui", "widget"}
-
-# A run shows itself by importing the widget inside a function (DESIGN.md, "The widget"),
-# and may name its types under TYPE_CHECKING.
-LAZY_EXCEPTIONS = {"widget"}
-
-# What still breaks the contract, by key as the tests print it, each with its reason.
-KNOWN_VIOLATIONS: dict[str, str] = {
-    "cycle: _consistency <-> transcript": (
-        "loading a Prompt checks it through _consistency, which reads the transcript's "
-        "models; transcript defers that import into a function"
-    ),
-    "cycle with TYPE_CHECKING: _consistency <-> decisions <-> transcript": (
-        "the same loop, and decisions names transcript types while transcript imports it"
-    ),
-}
 
 Kind = Literal["module", "lazy", "typing"]
 
@@ -226,11 +213,7 @@ def _cycles(edges: Iterable[Import]) -> Iterator[tuple[str, list[Import]]]:
 
 
 def _cycle_violations(kinds: set[Kind], prefix: str) -> dict[str, list[Import]]:
-    edges = [
-        e
-        for e in imports()
-        if e.kind in kinds and not (e.kind != "module" and node_of(e.imported) in LAZY_EXCEPTIONS)
-    ]
+    edges = [e for e in imports() if e.kind in kinds]
     return {f"{prefix}{key}": ties for key, ties in _cycles(edges)}
 
 
@@ -268,44 +251,36 @@ def _layer_violations() -> dict[str, list[Import]]:
         a, b = node_of(e.importer), node_of(e.imported)
         if a not in rank or b not in rank or rank[b] <= rank[a]:
             continue
-        if e.kind != "module" and b in LAZY_EXCEPTIONS:
-            continue
         found[f"layer: {a} -> {b}"].append(e)
     return found
 
 
-def _check(found: dict[str, list[Import]], prefix: str) -> None:
-    known = {key for key in KNOWN_VIOLATIONS if key.startswith(prefix)}
-    new = sorted(set(found) - known)
-    gone = sorted(known - set(found))
+def _check(found: dict[str, list[Import]]) -> None:
     lines: list[str] = []
     for key in sorted(found):
-        mark = "NEW " if key in new else "known "
-        lines.append(f"{mark}{key}" + (f"  ({KNOWN_VIOLATIONS[key]})" if key in known else ""))
+        lines.append(key)
         lines.extend(f"    {e}" for e in found[key])
-    lines.extend(f"FIXED {key}: remove it from KNOWN_VIOLATIONS" for key in gone)
-    report = "\n".join(lines)
-    print(report)
-    if new or gone:
-        pytest.fail(f"import contract (DESIGN.md, Layers):\n{report}", pytrace=False)
+    if lines:
+        report = "\n".join(lines)
+        pytest.fail(f"import contract (docs/architecture.md, Layers):\n{report}", pytrace=False)
 
 
 def test_no_import_cycle_between_packages() -> None:
-    _check(_cycle_violations({"module", "lazy"}, "cycle: "), "cycle: ")
+    _check(_cycle_violations({"module", "lazy"}, "cycle: "))
 
 
 def test_no_import_cycle_between_packages_counting_type_checking_imports() -> None:
     prefix = "cycle with TYPE_CHECKING: "
-    _check(_cycle_violations({"module", "lazy", "typing"}, prefix), prefix)
+    _check(_cycle_violations({"module", "lazy", "typing"}, prefix))
 
 
 def test_no_module_imports_another_packages_private_module() -> None:
-    _check(_private_violations(), "private: ")
+    _check(_private_violations())
 
 
 def test_each_package_imports_only_from_the_layers_above_it() -> None:
-    _check(_layer_violations(), "layer: ")
+    _check(_layer_violations())
 
 
 def test_the_wire_package_imports_nothing_below_it() -> None:
-    _check(_wire_violations(), "wire: ")
+    _check(_wire_violations())

@@ -8,13 +8,8 @@ from typing import Any
 import pytest
 from tests.helpers import saved_waiting
 
-from pausepoint import (
-    SCHEMA_VERSION,
-    InvalidTranscriptError,
-    Prompt,
-    UnsupportedSchemaVersionError,
-    _versions,
-)
+from pausepoint import SCHEMA_VERSION, Prompt, _versions
+from pausepoint.errors import InvalidTranscriptError, UnsupportedSchemaVersionError
 
 
 def saved(*, pending: bool = True) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from pausepoint import SCHEMA_VERSION, InvalidTranscriptError, Prompt
+from pausepoint import SCHEMA_VERSION, Prompt
+from pausepoint.errors import InvalidTranscriptError
 
 AWARE = "2026-01-01T00:00:00Z"
 NAIVE = "2026-01-01T00:00:00"

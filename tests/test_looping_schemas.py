@@ -10,14 +10,13 @@ from typing import Any
 import pytest
 from tests.helpers import agent_asking, saved_with_schema
 
-from pausepoint import (
-    ActionInterrupt,
+from pausepoint import ActionInterrupt, Prompt
+from pausepoint._response_schema import answer_validator
+from pausepoint.errors import (
     InvalidResolutionError,
     InvalidResponseSchemaError,
     InvalidTranscriptError,
-    Prompt,
 )
-from pausepoint._response_schema import answer_validator
 
 LINKED_LIST: dict[str, Any] = {
     "$defs": {

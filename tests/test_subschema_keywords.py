@@ -13,15 +13,14 @@ import pytest
 from pydantic import BaseModel
 from tests.helpers import agent_asking, saved_with_schema
 
-from pausepoint import (
-    ActionInterrupt,
-    InterruptEntry,
+from pausepoint import ActionInterrupt, Prompt
+from pausepoint._response_schema import check_response_schema
+from pausepoint.errors import (
     InvalidResolutionError,
     InvalidResponseSchemaError,
     InvalidTranscriptError,
-    Prompt,
 )
-from pausepoint._response_schema import check_response_schema
+from pausepoint.transcript import InterruptEntry
 
 DRAFT_04 = "http://json-schema.org/draft-04/schema#"
 DRAFT_06 = "http://json-schema.org/draft-06/schema#"

@@ -1,62 +1,31 @@
 """pausepoint: agent runs that pause for a person, native to Jupyter.
 
 >>> from pausepoint import Agent, ScriptedModel, action, call
+
+The package root holds what a notebook user types. The rest has a home of its own:
+every error in `pausepoint.errors`, every event in `pausepoint.events`, the transcript's
+records in `pausepoint.transcript`, the store's parts in `pausepoint.store`.
 """
 
+import warnings
+from importlib import import_module
 from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
 from . import humans
 from ._json import MAX_INT_DIGITS, MAX_JSON_DEPTH
-from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS
+from ._versions import SCHEMA_VERSION
 from .actions import Action, ActionContext, ActionInterrupt, Rejection, Resumption, action
-from .errors import (
-    ActionTimeoutError,
-    AnswerTooLargeError,
-    ForkMovedOnError,
-    InterruptAlreadyResolvedError,
-    InterruptExpiredError,
-    InterruptWireError,
-    InvalidRejectionError,
-    InvalidResolutionError,
-    InvalidResponseSchemaError,
-    InvalidTranscriptError,
-    MaxTurnsExceededError,
-    MissingDependencyError,
-    NoPendingInterruptError,
-    NotJSONError,
-    PausepointError,
-    ResolutionProblem,
-    ResumeBatchError,
-    ResumeItemError,
-    RunBusyError,
-    RunStateError,
-    RunSuspendedError,
-    ServerStartError,
-    TranscriptProblem,
-    UnknownInterruptError,
-    UnsupportedSchemaVersionError,
-    UsageError,
-)
+from .errors import PausepointError, UsageError
 from .models import (
     ActionSpec,
     DemoModel,
     Model,
-    ModelAuthenticationError,
-    ModelBadRequestError,
-    ModelConfigurationError,
-    ModelConnectionError,
-    ModelError,
-    ModelRateLimitError,
     ModelRequest,
     ModelResponse,
-    ModelServerError,
-    ModelTimeoutError,
     Outcome,
-    ReplayDivergedError,
     ReplayModel,
     ScriptedModel,
-    ScriptExhaustedError,
     StreamingModel,
     TextDelta,
     ToolCallDelta,
@@ -64,63 +33,22 @@ from .models import (
     outcome_of,
 )
 from .run import (
-    DEFAULT_LEASE_TTL,
-    DEFAULT_MAX_ANSWER_BYTES,
     Agent,
     AgentRun,
     AgentRunResult,
     Breakpoint,
-    CancelledEvent,
-    CompletedEvent,
     Debugger,
-    FailedEvent,
     Interrupted,
-    InterruptedEvent,
-    ItemEditedEvent,
-    MessageEvent,
     ModelTurn,
     PendingInterrupt,
     Ready,
-    ResolvedEvent,
-    RunFinishedEvent,
-    RunStartedEvent,
     RunState,
     RunStatus,
-    SetAsideEvent,
-    TextDeltaEvent,
-    ToolCallFinishedEvent,
-    ToolCallStartedEvent,
     Worker,
-    WorkerTally,
+    register_display_loader,
 )
-from .store import (
-    DamagedRunError,
-    LeaseHeldError,
-    LeaseLostError,
-    PostgresStore,
-    RunNotFoundError,
-    RunStore,
-    RunSummary,
-    RunWriter,
-    SQLiteStore,
-    StoreConflictError,
-    StoreError,
-)
-from .transcript import (
-    AssistantMessage,
-    Cancellation,
-    ErrorInfo,
-    ForkOrigin,
-    InterruptEntry,
-    ModelCall,
-    Prompt,
-    RejectResolution,
-    ResumeResolution,
-    SetAside,
-    ToolCall,
-    ToolCallRequest,
-    UserMessage,
-)
+from .store import PostgresStore, RunStore, RunSummary, SQLiteStore
+from .transcript import Prompt, ToolCall, ToolCallRequest
 
 if TYPE_CHECKING:
     from .models.openai import OpenAIChatModel
@@ -132,65 +60,25 @@ except _metadata.PackageNotFoundError:  # imported from a source tree that was n
     __version__ = "0+unknown"
 
 __all__ = [
-    "DEFAULT_LEASE_TTL",
-    "DEFAULT_MAX_ANSWER_BYTES",
     "MAX_INT_DIGITS",
     "MAX_JSON_DEPTH",
     "SCHEMA_VERSION",
-    "SUPPORTED_SCHEMA_VERSIONS",
     "Action",
     "ActionContext",
     "ActionInterrupt",
     "ActionSpec",
-    "ActionTimeoutError",
     "Agent",
     "AgentRun",
     "AgentRunResult",
-    "AnswerTooLargeError",
-    "AssistantMessage",
     "Breakpoint",
-    "Cancellation",
-    "CancelledEvent",
-    "CompletedEvent",
-    "DamagedRunError",
     "Debugger",
     "DemoModel",
-    "ErrorInfo",
-    "FailedEvent",
-    "ForkMovedOnError",
-    "ForkOrigin",
     "Inbox",
-    "InterruptAlreadyResolvedError",
-    "InterruptEntry",
-    "InterruptExpiredError",
-    "InterruptWireError",
     "Interrupted",
-    "InterruptedEvent",
-    "InvalidRejectionError",
-    "InvalidResolutionError",
-    "InvalidResponseSchemaError",
-    "InvalidTranscriptError",
-    "ItemEditedEvent",
-    "LeaseHeldError",
-    "LeaseLostError",
-    "MaxTurnsExceededError",
-    "MessageEvent",
-    "MissingDependencyError",
     "Model",
-    "ModelAuthenticationError",
-    "ModelBadRequestError",
-    "ModelCall",
-    "ModelConfigurationError",
-    "ModelConnectionError",
-    "ModelError",
-    "ModelRateLimitError",
     "ModelRequest",
     "ModelResponse",
-    "ModelServerError",
-    "ModelTimeoutError",
     "ModelTurn",
-    "NoPendingInterruptError",
-    "NotJSONError",
     "OpenAIChatModel",
     "Outcome",
     "PausepointError",
@@ -198,50 +86,22 @@ __all__ = [
     "PostgresStore",
     "Prompt",
     "Ready",
-    "RejectResolution",
     "Rejection",
-    "ReplayDivergedError",
     "ReplayModel",
-    "ResolutionProblem",
-    "ResolvedEvent",
-    "ResumeBatchError",
-    "ResumeItemError",
-    "ResumeResolution",
     "Resumption",
-    "RunBusyError",
-    "RunFinishedEvent",
-    "RunNotFoundError",
-    "RunStartedEvent",
     "RunState",
-    "RunStateError",
     "RunStatus",
     "RunStore",
     "RunSummary",
-    "RunSuspendedError",
-    "RunWriter",
     "SQLiteStore",
-    "ScriptExhaustedError",
     "ScriptedModel",
-    "ServerStartError",
-    "SetAside",
-    "SetAsideEvent",
-    "StoreConflictError",
-    "StoreError",
     "StreamingModel",
     "TextDelta",
-    "TextDeltaEvent",
     "ToolCall",
     "ToolCallDelta",
-    "ToolCallFinishedEvent",
     "ToolCallRequest",
-    "ToolCallStartedEvent",
-    "TranscriptProblem",
-    "UnknownInterruptError",
-    "UnsupportedSchemaVersionError",
     "UsageError",
-    "UserMessage",
     "Worker",
-    "WorkerTally",
     "__version__",
     "action",
     "call",
@@ -249,6 +109,109 @@ __all__ = [
     "inbox",
     "outcome_of",
 ]
+
+
+def _load_the_view() -> None:
+    from . import widget  # noqa: F401  (importing it registers the display of runs)
+
+
+register_display_loader(_load_the_view)
+
+# Names the root exported before it kept only what a notebook user types: each still works
+# for one release, with a DeprecationWarning naming its home.
+MOVED: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "ActionTimeoutError",
+            "AnswerTooLargeError",
+            "DamagedRunError",
+            "ForkMovedOnError",
+            "InterruptAlreadyResolvedError",
+            "InterruptExpiredError",
+            "InterruptWireError",
+            "InvalidRejectionError",
+            "InvalidResolutionError",
+            "InvalidResponseSchemaError",
+            "InvalidTranscriptError",
+            "LeaseHeldError",
+            "LeaseLostError",
+            "MaxTurnsExceededError",
+            "MissingDependencyError",
+            "ModelAuthenticationError",
+            "ModelBadRequestError",
+            "ModelConfigurationError",
+            "ModelConnectionError",
+            "ModelError",
+            "ModelRateLimitError",
+            "ModelServerError",
+            "ModelTimeoutError",
+            "NoPendingInterruptError",
+            "NotJSONError",
+            "ReplayDivergedError",
+            "ResolutionProblem",
+            "ResumeBatchError",
+            "ResumeItemError",
+            "RunBusyError",
+            "RunNotFoundError",
+            "RunStateError",
+            "RunSuspendedError",
+            "ScriptExhaustedError",
+            "ServerStartError",
+            "StoreConflictError",
+            "StoreError",
+            "TranscriptProblem",
+            "UnknownInterruptError",
+            "UnsupportedSchemaVersionError",
+        ),
+        "pausepoint.errors",
+    ),
+    **dict.fromkeys(
+        (
+            "CancelledEvent",
+            "CompletedEvent",
+            "FailedEvent",
+            "InterruptedEvent",
+            "ItemEditedEvent",
+            "MessageEvent",
+            "ResolvedEvent",
+            "RunFinishedEvent",
+            "RunStartedEvent",
+            "SetAsideEvent",
+            "TextDeltaEvent",
+            "ToolCallFinishedEvent",
+            "ToolCallStartedEvent",
+        ),
+        "pausepoint.events",
+    ),
+    **dict.fromkeys(
+        (
+            "DEFAULT_LEASE_TTL",
+            "DEFAULT_MAX_ANSWER_BYTES",
+            "WorkerTally",
+        ),
+        "pausepoint.run",
+    ),
+    **dict.fromkeys(
+        ("RunWriter",),
+        "pausepoint.store",
+    ),
+    **dict.fromkeys(
+        (
+            "AssistantMessage",
+            "Cancellation",
+            "ErrorInfo",
+            "ForkOrigin",
+            "InterruptEntry",
+            "ModelCall",
+            "RejectResolution",
+            "ResumeResolution",
+            "SUPPORTED_SCHEMA_VERSIONS",
+            "SetAside",
+            "UserMessage",
+        ),
+        "pausepoint.transcript",
+    ),
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -261,4 +224,13 @@ def __getattr__(name: str) -> Any:
         from . import widget
 
         return getattr(widget, name)
+    home = MOVED.get(name)
+    if home is not None:
+        warnings.warn(
+            f"`pausepoint.{name}` has moved: import it from `{home}` "
+            f"(`from {home} import {name}`). The old name goes in the next release.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(import_module(home), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

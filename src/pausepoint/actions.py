@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, create_model
 
 from ._json import check_text, to_json_value
 from ._response_schema import check_response_schema
-from ._workers import run_in_thread
+from ._threads import run_in_thread
 from .errors import UsageError
 from .transcript import InterruptEntry, utc_now
 

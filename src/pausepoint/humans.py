@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import PausepointError, UsageError
+from .errors import UnansweredInterruptError, UsageError
 
 if TYPE_CHECKING:
     from .run import AgentRun, AgentRunResult, PendingInterrupt
@@ -30,11 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["Answered", "Policy", "UnansweredInterruptError"]
 
 AnswerRule = Any | Callable[["PendingInterrupt"], Any]
-
-
-class UnansweredInterruptError(PausepointError):
-    """A strict policy met an interrupt none of its rules answer. Add a rule for it
-    (approve, reject or answers), or drive without strict=True to leave it pending."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,6 @@ from pydantic import TypeAdapter
 from pausepoint import (
     Agent,
     AgentRun,
-    ModelError,
     ModelRequest,
     ModelResponse,
     ScriptedModel,
@@ -23,6 +22,7 @@ from pausepoint import (
     call,
 )
 from pausepoint.agui import CONTENT_TYPE, encode, error_code, events, snapshot_messages
+from pausepoint.errors import ModelError
 from pausepoint.models import StreamEvent
 
 WIRE = TypeAdapter(Event)

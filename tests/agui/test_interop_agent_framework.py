@@ -32,9 +32,10 @@ from tests.agui.serving import free_port
 from tests.helpers import until
 from tests.widget.recording import RecordingComm, comms
 
-from pausepoint import AssistantMessage, NoPendingInterruptError, ToolCall, UserMessage
+from pausepoint import ToolCall
 from pausepoint.agui import RemoteRun
-from pausepoint.errors import RunSuspendedError
+from pausepoint.errors import NoPendingInterruptError, RunSuspendedError
+from pausepoint.transcript import AssistantMessage, UserMessage
 
 __all__ = ["comms"]
 

@@ -27,8 +27,10 @@ from tests.agui.canned import serving
 from tests.helpers import require_peer, until
 from tests.widget.recording import RecordingComm, comms
 
-from pausepoint import AssistantMessage, NoPendingInterruptError, ToolCall, UserMessage
+from pausepoint import ToolCall
 from pausepoint.agui import RemoteRun
+from pausepoint.errors import NoPendingInterruptError
+from pausepoint.transcript import AssistantMessage, UserMessage
 
 __all__ = ["comms"]
 

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from pausepoint import (
+from pausepoint import UsageError
+from pausepoint.agui import RemoteRun
+from pausepoint.errors import (
     InterruptAlreadyResolvedError,
     NoPendingInterruptError,
     RunSuspendedError,
     UnknownInterruptError,
-    UsageError,
 )
-from pausepoint.agui import RemoteRun
 from pausepoint.transcript import AssistantMessage, ToolCall, UserMessage
 
 from .canned import Canned, refused, serving, stream

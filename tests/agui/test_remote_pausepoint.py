@@ -12,7 +12,6 @@ import pytest
 from pausepoint import (
     ActionInterrupt,
     Agent,
-    InvalidResolutionError,
     ModelResponse,
     ScriptedModel,
     SQLiteStore,
@@ -21,7 +20,7 @@ from pausepoint import (
     call,
 )
 from pausepoint.agui import RemoteRun, serve
-from pausepoint.errors import ServerStartError, UsageError
+from pausepoint.errors import InvalidResolutionError, ServerStartError, UsageError
 
 SPEED = {
     "type": "object",

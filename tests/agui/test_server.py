@@ -29,8 +29,9 @@ from tests.agui.serving import (
     types,
 )
 
-from pausepoint import Agent, MissingDependencyError, ScriptedModel, UsageError
+from pausepoint import Agent, ScriptedModel, UsageError
 from pausepoint.agui import app, bearer
+from pausepoint.errors import MissingDependencyError
 from pausepoint.interrupts import BINDING_METADATA_KEY
 from pausepoint.store import SQLiteStore
 from pausepoint.transcript import Prompt

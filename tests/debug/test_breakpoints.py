@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from tests.debug.helpers import Ledger, RecordingModel, refund_agent, refund_script
 
-from pausepoint import InvalidResolutionError, Prompt, RunSuspendedError, UsageError
+from pausepoint import Prompt, UsageError
+from pausepoint.errors import InvalidResolutionError, RunSuspendedError
 
 
 async def test_a_named_breakpoint_pauses_before_that_action_only() -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from tests.debug.helpers import Ledger, RecordingModel, approval_agent, refund_agent
 
-from pausepoint import Prompt, SQLiteStore, UnknownInterruptError, call
+from pausepoint import Prompt, SQLiteStore, call
+from pausepoint.errors import UnknownInterruptError
 
 
 def script() -> list:  # type: ignore[type-arg]

@@ -13,13 +13,13 @@ from pausepoint import (
     Agent,
     AgentRun,
     Prompt,
-    ReplayDivergedError,
     ReplayModel,
     ScriptedModel,
     action,
     call,
     humans,
 )
+from pausepoint.errors import ReplayDivergedError
 
 
 def shop(model: Any, ledger: Ledger, **run: Any) -> Agent:

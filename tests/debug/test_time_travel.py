@@ -8,17 +8,9 @@ import json
 import pytest
 from tests.debug.helpers import Ledger, RecordingModel, approval_agent, refund_agent
 
-from pausepoint import (
-    AgentRun,
-    ForkMovedOnError,
-    ModelTurn,
-    Prompt,
-    ToolCall,
-    UnknownInterruptError,
-    UsageError,
-    UserMessage,
-    call,
-)
+from pausepoint import AgentRun, ModelTurn, Prompt, ToolCall, UsageError, call
+from pausepoint.errors import ForkMovedOnError, UnknownInterruptError
+from pausepoint.transcript import UserMessage
 
 
 def refund_script() -> list:  # type: ignore[type-arg]

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from tests.debug.helpers import Ledger, RecordingModel, refund_agent, refund_script
 
-from pausepoint import SCHEMA_VERSION, AssistantMessage, Prompt, UsageError
+from pausepoint import SCHEMA_VERSION, Prompt, UsageError
+from pausepoint.transcript import AssistantMessage
 
 
 async def test_each_model_call_records_times_model_usage_and_finish_reason() -> None:

@@ -6,17 +6,8 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
-    Agent,
-    AgentRun,
-    AnswerTooLargeError,
-    ResumeBatchError,
-    ScriptedModel,
-    action,
-    call,
-)
+from pausepoint import ActionContext, ActionInterrupt, Agent, AgentRun, ScriptedModel, action, call
+from pausepoint.errors import AnswerTooLargeError, ResumeBatchError
 
 
 class Speed(BaseModel):

@@ -10,16 +10,8 @@ import pytest
 from ag_ui.core import ResumeEntry
 from pydantic import BaseModel, Field
 
-from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
-    Agent,
-    AgentRun,
-    ResumeBatchError,
-    ScriptedModel,
-    action,
-    call,
-)
+from pausepoint import ActionContext, ActionInterrupt, Agent, AgentRun, ScriptedModel, action, call
+from pausepoint.errors import ResumeBatchError
 from pausepoint.interrupts import BINDING_METADATA_KEY
 
 

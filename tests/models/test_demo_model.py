@@ -10,19 +10,16 @@ import pytest
 from pausepoint import (
     Action,
     Agent,
-    AssistantMessage,
-    ErrorInfo,
     ModelRequest,
     ModelResponse,
     TextDelta,
     ToolCall,
     ToolCallDelta,
     ToolCallRequest,
-    UserMessage,
     action,
 )
 from pausepoint.models import DemoModel
-from pausepoint.transcript import Item
+from pausepoint.transcript import AssistantMessage, ErrorInfo, Item, UserMessage
 
 
 class Priority(StrEnum):

@@ -10,7 +10,7 @@ import openai
 import pytest
 from chat_server import ChatServer, answer, error
 
-from pausepoint import ModelRequest, PausepointError, UserMessage
+from pausepoint import ModelRequest, PausepointError
 from pausepoint.models import (
     ModelAuthenticationError,
     ModelBadRequestError,
@@ -20,6 +20,7 @@ from pausepoint.models import (
     ModelServerError,
     OpenAIChatModel,
 )
+from pausepoint.transcript import UserMessage
 
 MakeModel = Callable[..., OpenAIChatModel]
 HELLO = ModelRequest(None, [UserMessage(text="Hi")], [])

@@ -8,17 +8,9 @@ from typing import Any
 
 from chat_server import ChatServer, answer
 
-from pausepoint import (
-    ActionSpec,
-    AssistantMessage,
-    ErrorInfo,
-    ModelRequest,
-    ToolCall,
-    ToolCallRequest,
-    UserMessage,
-)
+from pausepoint import ActionSpec, ModelRequest, ToolCall, ToolCallRequest
 from pausepoint.models.openai import OpenAIChatModel
-from pausepoint.transcript import Item
+from pausepoint.transcript import AssistantMessage, ErrorInfo, Item, UserMessage
 
 MakeModel = Callable[..., OpenAIChatModel]
 

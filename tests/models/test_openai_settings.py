@@ -8,8 +8,9 @@ import sys
 import pytest
 from chat_server import ChatServer, answer
 
-from pausepoint import ModelRequest, UserMessage
+from pausepoint import ModelRequest
 from pausepoint.models import ModelConfigurationError, OpenAIChatModel
+from pausepoint.transcript import UserMessage
 
 HELLO = ModelRequest(None, [UserMessage(text="Hi")], [])
 

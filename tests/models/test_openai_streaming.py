@@ -7,15 +7,9 @@ from collections.abc import Callable
 import pytest
 from chat_server import ChatServer, answer, chunk, error, events
 
-from pausepoint import (
-    ModelRequest,
-    ModelResponse,
-    TextDelta,
-    ToolCallDelta,
-    ToolCallRequest,
-    UserMessage,
-)
+from pausepoint import ModelRequest, ModelResponse, TextDelta, ToolCallDelta, ToolCallRequest
 from pausepoint.models import ModelConnectionError, OpenAIChatModel, StreamEvent
+from pausepoint.transcript import UserMessage
 
 MakeModel = Callable[..., OpenAIChatModel]
 HELLO = ModelRequest(None, [UserMessage(text="Hi")], [])

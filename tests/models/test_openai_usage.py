@@ -7,8 +7,9 @@ from typing import Any
 
 from chat_server import ChatServer, Reply, answer, chunk, events
 
-from pausepoint import ModelRequest, ModelResponse, UserMessage
+from pausepoint import ModelRequest, ModelResponse
 from pausepoint.models.openai import OpenAIChatModel
+from pausepoint.transcript import UserMessage
 
 MakeModel = Callable[..., OpenAIChatModel]
 USAGE = {"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15}

@@ -7,15 +7,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from pausepoint import (
-    Agent,
-    AgentRun,
-    InvalidResolutionError,
-    ScriptedModel,
-    ToolCall,
-    action,
-    call,
-)
+from pausepoint import Agent, AgentRun, ScriptedModel, ToolCall, action, call
+from pausepoint.errors import InvalidResolutionError
 
 
 class Refund(BaseModel):

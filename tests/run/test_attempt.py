@@ -9,15 +9,14 @@ from pausepoint import (
     ActionContext,
     Agent,
     AgentRun,
-    AssistantMessage,
     Prompt,
     ScriptedModel,
     ToolCall,
     ToolCallRequest,
-    UserMessage,
     action,
     call,
 )
+from pausepoint.transcript import AssistantMessage, UserMessage
 
 
 async def test_the_first_execution_is_attempt_one_and_a_resume_is_attempt_two(

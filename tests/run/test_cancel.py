@@ -15,13 +15,13 @@ from pausepoint import (
     ModelRequest,
     ModelResponse,
     Prompt,
-    RunBusyError,
     ScriptedModel,
     ToolCall,
     action,
     call,
 )
-from pausepoint._workers import wait_idle
+from pausepoint._threads import wait_idle
+from pausepoint.errors import RunBusyError
 
 
 class Gate:

@@ -25,15 +25,15 @@ from pausepoint import (
     ActionContext,
     ActionInterrupt,
     Agent,
-    AssistantMessage,
     ModelRequest,
     ScriptedModel,
     action,
     call,
 )
-from pausepoint._consistency import check_prompt
 from pausepoint.errors import RunBusyError
 from pausepoint.store import RunStore, SQLiteStore
+from pausepoint.transcript import AssistantMessage
+from pausepoint.transcript._consistency import check_prompt
 
 KILLS = 200
 MAX_OPEN = 6  # runs not yet completed; the worker makes new ones while fewer are open

@@ -13,7 +13,6 @@ from pausepoint import (
     ActionInterrupt,
     Agent,
     ModelRequest,
-    ResumeResolution,
     ScriptedModel,
     ToolCall,
     action,
@@ -21,6 +20,7 @@ from pausepoint import (
 )
 from pausepoint.errors import InterruptAlreadyResolvedError, RunBusyError, UsageError
 from pausepoint.store import LeaseLostError, RunStore, SQLiteStore
+from pausepoint.transcript import ResumeResolution
 
 
 @pytest.fixture

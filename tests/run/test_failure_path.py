@@ -8,18 +8,10 @@ from typing import Any
 
 import pytest
 
-from pausepoint import (
-    Agent,
-    AgentRun,
-    ErrorInfo,
-    MaxTurnsExceededError,
-    ModelRequest,
-    ModelResponse,
-    ScriptedModel,
-    action,
-    call,
-)
+from pausepoint import Agent, AgentRun, ModelRequest, ModelResponse, ScriptedModel, action, call
+from pausepoint.errors import MaxTurnsExceededError
 from pausepoint.store import Change, SQLiteStore, StoreConflictError
+from pausepoint.transcript import ErrorInfo
 
 
 class RefusesOutcomes(SQLiteStore):

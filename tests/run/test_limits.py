@@ -12,20 +12,18 @@ from typing import Any
 import pytest
 
 from pausepoint import (
-    ActionTimeoutError,
     Agent,
-    AssistantMessage,
-    MaxTurnsExceededError,
     ModelRequest,
     ModelResponse,
-    ModelTimeoutError,
     Prompt,
     ScriptedModel,
     ToolCall,
     action,
     call,
 )
-from pausepoint._workers import is_alive, wait_idle
+from pausepoint._threads import is_alive, wait_idle
+from pausepoint.errors import ActionTimeoutError, MaxTurnsExceededError, ModelTimeoutError
+from pausepoint.transcript import AssistantMessage
 
 
 @action

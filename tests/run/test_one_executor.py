@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from pausepoint import Agent, AgentRun, Prompt, RunBusyError, ScriptedModel, action, call
+from pausepoint import Agent, AgentRun, Prompt, ScriptedModel, action, call
+from pausepoint.errors import RunBusyError
 
 
 async def test_a_second_agentrun_over_a_prompt_being_executed_is_busy() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from tests.helpers import Recorder
 
-from pausepoint import Action, Agent, ScriptedModel, UnknownInterruptError, action, call
+from pausepoint import Action, Agent, ScriptedModel, action, call
+from pausepoint.errors import UnknownInterruptError
 
 
 @action

@@ -7,15 +7,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
-    Agent,
-    InvalidResolutionError,
-    ScriptedModel,
-    action,
-    call,
-)
+from pausepoint import ActionContext, ActionInterrupt, Agent, ScriptedModel, action, call
+from pausepoint.errors import InvalidResolutionError
 
 NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "", "a.b", "~0"]
 

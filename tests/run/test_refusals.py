@@ -9,20 +9,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from tests.helpers import Recorder, paused_delete
 
-from pausepoint import (
-    Action,
-    ActionContext,
-    ActionInterrupt,
-    Agent,
+from pausepoint import Action, ActionContext, ActionInterrupt, Agent, ScriptedModel, action, call
+from pausepoint.errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
     NoPendingInterruptError,
     NotJSONError,
     RunBusyError,
-    ScriptedModel,
     UnknownInterruptError,
-    action,
-    call,
 )
 
 

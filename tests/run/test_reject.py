@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from tests.helpers import Recorder
 
-from pausepoint import (
-    Action,
-    Agent,
-    ErrorInfo,
-    Rejection,
-    RejectResolution,
-    ScriptedModel,
-    ToolCall,
-    call,
-)
+from pausepoint import Action, Agent, Rejection, ScriptedModel, ToolCall, call
+from pausepoint.transcript import ErrorInfo, RejectResolution
 
 
 async def test_reject_does_not_rerun_action_and_model_sees_the_error(

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pausepoint import Agent, AnswerTooLargeError, ScriptedModel, action, call
+from pausepoint import Agent, ScriptedModel, action, call
+from pausepoint.errors import AnswerTooLargeError
 
 
 @action(needs_approval=True)

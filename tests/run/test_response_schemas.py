@@ -13,12 +13,12 @@ from pausepoint import (
     ActionInterrupt,
     Agent,
     AgentRun,
-    InvalidResolutionError,
     Prompt,
     ScriptedModel,
     action,
     call,
 )
+from pausepoint.errors import InvalidResolutionError
 
 
 class Order(BaseModel):

@@ -13,14 +13,13 @@ from pausepoint import (
     ActionInterrupt,
     Agent,
     AgentRun,
-    AssistantMessage,
     Prompt,
-    ResumeResolution,
     ScriptedModel,
     ToolCall,
     action,
     call,
 )
+from pausepoint.transcript import AssistantMessage, ResumeResolution
 
 
 async def test_resume_reruns_with_original_input_and_checkpoint(

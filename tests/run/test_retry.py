@@ -14,21 +14,19 @@ from tests.run.test_stop_keeps_text import stopped_while_writing
 from pausepoint import (
     Agent,
     AgentRun,
-    AssistantMessage,
-    InvalidTranscriptError,
     ModelRequest,
     ModelResponse,
     Prompt,
     ReplayModel,
-    RunSuspendedError,
     ScriptedModel,
-    SetAsideEvent,
     ToolCall,
-    UserMessage,
     action,
     call,
 )
+from pausepoint.errors import InvalidTranscriptError, RunSuspendedError
+from pausepoint.events import SetAsideEvent
 from pausepoint.store import Change, SQLiteStore, StoreConflictError
+from pausepoint.transcript import AssistantMessage, UserMessage
 
 
 class Answers:

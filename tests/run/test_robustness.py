@@ -12,16 +12,14 @@ from pausepoint import (
     ActionContext,
     ActionInterrupt,
     Agent,
-    InvalidRejectionError,
     ModelRequest,
     ModelResponse,
-    NotJSONError,
-    RunBusyError,
     ScriptedModel,
     ToolCallRequest,
     action,
     call,
 )
+from pausepoint.errors import InvalidRejectionError, NotJSONError, RunBusyError
 
 
 async def test_a_broken_approval_message_fails_that_call_and_the_siblings_finish() -> None:

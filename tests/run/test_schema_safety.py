@@ -11,16 +11,11 @@ from typing import Any
 
 import pytest
 
-from pausepoint import (
-    ActionContext,
-    ActionInterrupt,
-    Agent,
+from pausepoint import ActionContext, ActionInterrupt, Agent, ScriptedModel, action, call
+from pausepoint.errors import (
     AnswerTooLargeError,
     InvalidResolutionError,
     InvalidResponseSchemaError,
-    ScriptedModel,
-    action,
-    call,
 )
 
 
@@ -202,7 +197,8 @@ async def test_an_answer_over_the_size_limit_is_refused_before_anything_is_recor
 
 
 async def test_the_default_size_limit_applies_to_resume_batches_too() -> None:
-    from pausepoint import DEFAULT_MAX_ANSWER_BYTES, ResumeBatchError
+    from pausepoint.errors import ResumeBatchError
+    from pausepoint.run import DEFAULT_MAX_ANSWER_BYTES
 
     run = agent_asking({"type": "string"}).new_run("go")
     await run.run()
@@ -226,7 +222,7 @@ def test_a_schema_number_too_large_for_a_double_is_refused_at_the_raise() -> Non
 async def test_answer_checking_never_fetches_a_ref_even_from_an_unchecked_entry(
     requests_seen: tuple[str, list[str]],
 ) -> None:
-    from pausepoint import InterruptEntry
+    from pausepoint.transcript import InterruptEntry
 
     url, seen = requests_seen
     run = agent_asking({"type": "string"}).new_run("go")

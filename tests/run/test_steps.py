@@ -7,14 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from pausepoint import (
-    ErrorInfo,
-    InterruptEntry,
-    RejectResolution,
-    ResumeResolution,
-    ToolCall,
-    action,
-)
+from pausepoint import ToolCall, action
 from pausepoint.run._steps import (
     AskApproval,
     Fail,
@@ -24,6 +17,7 @@ from pausepoint.run._steps import (
     Wait,
     next_step,
 )
+from pausepoint.transcript import ErrorInfo, InterruptEntry, RejectResolution, ResumeResolution
 
 
 @action

@@ -6,17 +6,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from pausepoint import (
-    Agent,
-    AgentRun,
-    AssistantMessage,
-    ModelRequest,
-    ModelResponse,
-    Prompt,
-    TextDelta,
-    action,
-)
+from pausepoint import Agent, AgentRun, ModelRequest, ModelResponse, Prompt, TextDelta, action
 from pausepoint.models import StreamEvent
+from pausepoint.transcript import AssistantMessage
 
 
 class Slowly:

@@ -4,17 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pausepoint import (
-    Action,
-    Agent,
-    AgentRun,
-    Interrupted,
-    Prompt,
-    Ready,
-    RunSuspendedError,
-    ScriptedModel,
-    call,
-)
+from pausepoint import Action, Agent, AgentRun, Interrupted, Prompt, Ready, ScriptedModel, call
+from pausepoint.errors import RunSuspendedError
 
 
 async def test_interrupt_returns_interrupted_and_fires_one_event(delete_record: Action) -> None:

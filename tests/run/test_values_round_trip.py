@@ -15,19 +15,17 @@ from pausepoint import (
     ActionContext,
     ActionInterrupt,
     Agent,
-    AssistantMessage,
-    InterruptEntry,
     ModelRequest,
     ModelResponse,
-    NotJSONError,
     Prompt,
     ScriptedModel,
     ToolCall,
     ToolCallRequest,
-    UserMessage,
     action,
     call,
 )
+from pausepoint.errors import NotJSONError
+from pausepoint.transcript import AssistantMessage, InterruptEntry, UserMessage
 
 
 def nested(depth: int) -> Any:

@@ -21,12 +21,12 @@ from pausepoint import (
     Agent,
     ModelRequest,
     ScriptedModel,
-    UserMessage,
     action,
     call,
 )
 from pausepoint.errors import InterruptAlreadyResolvedError, RunBusyError
 from pausepoint.store import PostgresStore, StoreConflictError
+from pausepoint.transcript import UserMessage
 
 
 def approval_agent(executed: psycopg.Connection | None, name: str) -> Agent:

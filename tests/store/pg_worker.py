@@ -15,7 +15,7 @@ import time
 
 import psycopg
 
-from pausepoint import AssistantMessage, Prompt, ResumeResolution, ToolCall
+from pausepoint import Prompt, ToolCall
 from pausepoint.store import (
     LeaseHeldError,
     LeaseLostError,
@@ -23,6 +23,7 @@ from pausepoint.store import (
     RunWriter,
     StoreConflictError,
 )
+from pausepoint.transcript import AssistantMessage, ResumeResolution
 
 
 def continue_run(writer: RunWriter, prompt: Prompt, actions: psycopg.Connection, name: str) -> bool:

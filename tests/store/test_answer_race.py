@@ -22,16 +22,9 @@ from typing import Any
 
 import pytest
 
-from pausepoint import (
-    DEFAULT_LEASE_TTL,
-    Agent,
-    AgentRun,
-    InterruptAlreadyResolvedError,
-    RunBusyError,
-    ScriptedModel,
-    action,
-    call,
-)
+from pausepoint import Agent, AgentRun, ScriptedModel, action, call
+from pausepoint.errors import InterruptAlreadyResolvedError, RunBusyError
+from pausepoint.run import DEFAULT_LEASE_TTL
 from pausepoint.store import SQLiteStore
 
 ROUNDS = 12

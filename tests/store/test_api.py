@@ -11,7 +11,7 @@ import pytest
 import pausepoint
 import pausepoint.store._contract
 import pausepoint.store._writer
-from pausepoint import PausepointError, Prompt, UserMessage
+from pausepoint import PausepointError, Prompt
 from pausepoint.store import (
     Change,
     PostgresMissingError,
@@ -21,6 +21,7 @@ from pausepoint.store import (
     SQLiteStore,
     StoreUsageError,
 )
+from pausepoint.transcript import UserMessage
 
 
 @pytest.mark.parametrize("module", [pausepoint.store._contract, pausepoint.store._writer])
@@ -36,7 +37,7 @@ def test_docstring_examples_run(
 def test_the_main_classes_are_exported_from_the_package() -> None:
     assert pausepoint.SQLiteStore is SQLiteStore
     assert pausepoint.PostgresStore is PostgresStore
-    assert pausepoint.RunWriter is RunWriter
+    assert pausepoint.store.RunWriter is RunWriter
     assert issubclass(SQLiteStore, pausepoint.RunStore)
 
 

@@ -11,7 +11,7 @@ import psycopg
 import pytest
 from tests.helpers import StoreFactory
 
-from pausepoint import AssistantMessage, Prompt
+from pausepoint import Prompt
 from pausepoint.store import (
     PostgresStore,
     RunChanges,
@@ -20,6 +20,7 @@ from pausepoint.store import (
     StoreConflictError,
     StoreUsageError,
 )
+from pausepoint.transcript import AssistantMessage
 
 # A budget for a busy machine, not a speed requirement: waits end as soon as a change shows.
 WITHIN = 30.0

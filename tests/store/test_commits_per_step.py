@@ -22,7 +22,6 @@ from pausepoint import (
     ActionContext,
     ActionInterrupt,
     Agent,
-    AssistantMessage,
     ModelRequest,
     Prompt,
     ScriptedModel,
@@ -33,6 +32,7 @@ from pausepoint import (
 )
 from pausepoint.store import Change, PostgresStore, RunStore, SQLiteStore
 from pausepoint.store._sql import Cursor
+from pausepoint.transcript import AssistantMessage
 
 
 class CountingSQLiteStore(SQLiteStore):

@@ -9,7 +9,7 @@ import pytest
 from tests.helpers import Clock, StoreFactory
 from tests.store.transcripts import T0, finish_step, rich_prompt, start_step
 
-from pausepoint import AssistantMessage, Prompt, ResumeResolution, UserMessage
+from pausepoint import Prompt
 from pausepoint.store import (
     Change,
     RunExistsError,
@@ -19,6 +19,7 @@ from pausepoint.store import (
     StoreError,
     pending_of,
 )
+from pausepoint.transcript import AssistantMessage, ResumeResolution, UserMessage
 
 
 def test_loaded_prompt_is_equal_and_byte_identical(store: RunStore) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from tests.debug.helpers import Ledger, RecordingModel, approval_agent, refund_agent
 from tests.helpers import StoreFactory
 
-from pausepoint import AgentRun, ModelTurn, ToolCall, UserMessage, call
+from pausepoint import AgentRun, ModelTurn, ToolCall, call
 from pausepoint.store import STORE_SCHEMA_VERSION, RunStore
+from pausepoint.transcript import UserMessage
 
 
 def script() -> list:  # type: ignore[type-arg]

@@ -14,7 +14,7 @@ import pytest
 from tests.helpers import Clock, StoreFactory
 from tests.store.test_commits_per_step import bump, one_call_per_turn
 
-from pausepoint import Agent, AssistantMessage, Prompt, ScriptedModel, ToolCall, UserMessage
+from pausepoint import Agent, Prompt, ScriptedModel, ToolCall
 from pausepoint.store import (
     Change,
     LeaseLostError,
@@ -25,6 +25,7 @@ from pausepoint.store import (
     StoreUsageError,
     Write,
 )
+from pausepoint.transcript import AssistantMessage, UserMessage
 
 
 def _new(store: RunStore, n: int) -> str:

@@ -7,8 +7,9 @@ from datetime import timedelta
 import pytest
 from tests.helpers import Clock
 
-from pausepoint import AssistantMessage, Prompt
+from pausepoint import Prompt
 from pausepoint.store import LeaseHeldError, LeaseLostError, RunStore, StoreUsageError
+from pausepoint.transcript import AssistantMessage
 
 
 @pytest.fixture

@@ -7,15 +7,9 @@ from pathlib import Path
 import psycopg
 from tests.store.workers import run_two_workers
 
-from pausepoint import (
-    AssistantMessage,
-    InterruptEntry,
-    Prompt,
-    ToolCall,
-    ToolCallRequest,
-    UserMessage,
-)
+from pausepoint import Prompt, ToolCall, ToolCallRequest
 from pausepoint.store import PostgresStore
+from pausepoint.transcript import AssistantMessage, InterruptEntry, UserMessage
 
 RUNS = 100
 WORKER = Path(__file__).with_name("pg_worker.py")

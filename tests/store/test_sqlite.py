@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from tests.store.transcripts import rich_prompt
 
-from pausepoint import AssistantMessage, Prompt
+from pausepoint import Prompt
 from pausepoint.store import (
     STORE_SCHEMA_VERSION,
     SQLiteStore,
     StoreConflictError,
     StoreSchemaError,
 )
+from pausepoint.transcript import AssistantMessage
 
 
 def test_the_file_uses_write_ahead_logging(tmp_path: Path) -> None:

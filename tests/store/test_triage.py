@@ -8,15 +8,9 @@ from typing import Any
 import pytest
 from tests.helpers import Clock, StoreFactory
 
-from pausepoint import (
-    AssistantMessage,
-    InterruptEntry,
-    Prompt,
-    ToolCall,
-    ToolCallRequest,
-    UserMessage,
-)
+from pausepoint import Prompt, ToolCall, ToolCallRequest
 from pausepoint.store import STORE_SCHEMA_VERSION, RunNotFoundError, RunStore, StoreUsageError
+from pausepoint.transcript import AssistantMessage, InterruptEntry, UserMessage
 
 
 def waiting_prompt(

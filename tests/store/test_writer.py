@@ -8,16 +8,7 @@ import pytest
 from tests.helpers import Clock, StoreFactory, paused_delete
 from tests.store.transcripts import finish_step, start_step
 
-from pausepoint import (
-    Action,
-    AgentRun,
-    AssistantMessage,
-    InterruptEntry,
-    Prompt,
-    ResumeResolution,
-    ToolCall,
-    UserMessage,
-)
+from pausepoint import Action, AgentRun, Prompt, ToolCall
 from pausepoint.store import (
     Change,
     LeaseLostError,
@@ -27,6 +18,7 @@ from pausepoint.store import (
     StoreConflictError,
     StoreError,
 )
+from pausepoint.transcript import AssistantMessage, InterruptEntry, ResumeResolution, UserMessage
 
 
 class RecordingStore(SQLiteStore):

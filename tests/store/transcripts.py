@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from pausepoint import (
+from pausepoint import Prompt, ToolCall, ToolCallRequest
+from pausepoint.transcript import (
     AssistantMessage,
     ErrorInfo,
     InterruptEntry,
-    Prompt,
     RejectResolution,
     ResumeResolution,
-    ToolCall,
-    ToolCallRequest,
     UserMessage,
 )
 

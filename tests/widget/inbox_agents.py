@@ -11,17 +11,15 @@ from pausepoint import (
     ActionInterrupt,
     Agent,
     AgentRun,
-    AssistantMessage,
-    InterruptEntry,
     Prompt,
     ScriptedModel,
     ToolCall,
     ToolCallRequest,
-    UserMessage,
     action,
     call,
 )
 from pausepoint.store import RunStore
+from pausepoint.transcript import AssistantMessage, InterruptEntry, UserMessage
 
 __all__ = ["Gate", "ops_agent", "refund_agent", "triage_prompt", "waiting"]
 

@@ -7,15 +7,8 @@ import asyncio
 from tests.helpers import until
 from tests.widget.recording import RecordingComm, recording_of
 
-from pausepoint import (
-    Agent,
-    AssistantMessage,
-    ModelRequest,
-    ScriptedModel,
-    UserMessage,
-    action,
-    call,
-)
+from pausepoint import Agent, ModelRequest, ScriptedModel, action, call
+from pausepoint.transcript import AssistantMessage, UserMessage
 
 
 def chatty() -> Agent:

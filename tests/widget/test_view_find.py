@@ -1,6 +1,6 @@
 """Finding steps of a long run from the view: filters by tool, status and text read in the
-kernel (statuses from `pausepoint.decisions`), one page at a time, and jumps to a call, the
-first pause or the last failure; a request that cannot be read is refused with a code."""
+kernel (statuses from `pausepoint.transcript.decisions`), one page at a time, and jumps to a
+call, the first pause or the last failure; a request that cannot be read is refused with a code."""
 
 from __future__ import annotations
 

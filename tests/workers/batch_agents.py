@@ -18,12 +18,12 @@ from pausepoint import (
     ActionContext,
     ActionInterrupt,
     Agent,
-    AssistantMessage,
     ModelRequest,
     ScriptedModel,
     action,
     call,
 )
+from pausepoint.transcript import AssistantMessage
 
 STEPS = 3
 APPROVAL = 2

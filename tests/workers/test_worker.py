@@ -16,20 +16,19 @@ from pausepoint import (
     ActionContext,
     ActionInterrupt,
     Agent,
-    AssistantMessage,
-    InvalidResolutionError,
     ModelRequest,
     Prompt,
     ScriptedModel,
     ToolCall,
     ToolCallRequest,
     UsageError,
-    UserMessage,
     Worker,
     action,
     call,
 )
+from pausepoint.errors import InvalidResolutionError
 from pausepoint.store import RunStore, SQLiteStore, StoreUsageError
+from pausepoint.transcript import AssistantMessage, UserMessage
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 /**
  * What a recorded answer means, read in one place: the front end's twin of the kernel's
- * `pausepoint.decisions`. Both are tested against one table of cases
+ * `pausepoint.transcript.decisions`. Both are tested against one table of cases
  * (tests/fixtures/decisions.json), so the thread, the history, Compare and the past
  * cards say what the kernel says.
  */
@@ -40,7 +40,7 @@ export interface Decision {
 }
 
 /** Where a response's words travel in a tool approval's answer (as the kernel's
- * `pausepoint.decisions.RESPONSE_KEY`). */
+ * `pausepoint.transcript.decisions.RESPONSE_KEY`). */
 export const RESPONSE_KEY = "response";
 
 /** The approval answer that responds with `words` instead of running the action. */

@@ -22,7 +22,6 @@ from pydantic import BaseModel
 
 from .._json import check_text
 from ..actions import Action, Rejection
-from ..decisions import parse_approval
 from ..errors import (
     RunBusyError,
     RunSuspendedError,
@@ -39,6 +38,7 @@ from ..run import (
     EventName,
     Events,
     FailedEvent,
+    LiveView,
     OnRecorded,
     PendingInterrupt,
     ResolvedEvent,
@@ -49,6 +49,7 @@ from ..run import (
     as_error_info,
     blocking,
     derive_state,
+    run_display,
 )
 from ..transcript import (
     AnsweredBy,
@@ -61,6 +62,7 @@ from ..transcript import (
     ToolCall,
     new_id,
 )
+from ..transcript.decisions import parse_approval
 from ._mirror import Mirror
 from ._remote_answers import check_edits, input_schemas, resume_entries, target
 from ._remote_http import Connection, follow
@@ -72,7 +74,6 @@ if TYPE_CHECKING:
     from ..models import ModelRequest
     from ..run import AgentRun, Debugger, ModelTurn
     from ..store import RunStore
-    from ..widget import RunView
 
 __all__ = ["ANSWER_ELSEWHERE", "RemoteRun"]
 
@@ -150,7 +151,7 @@ class RemoteRun:
         self._answers: dict[str, dict[str, Any]] = {}
         """Answers recorded here and not yet delivered, by interrupt id."""
         self._task: asyncio.Task[AgentRunResult] | None = None
-        self._view: RunView | None = None
+        self._view: LiveView | None = None
 
     # -- what it is ----------------------------------------------------------------------
 
@@ -492,27 +493,21 @@ class RemoteRun:
     # -- the view ----------------------------------------------------------------------------
 
     @property
-    def view(self) -> RunView:
+    def view(self) -> LiveView:
         """The live notebook view (one per run, shared by every display): the same view as
         a local run's, with the interrupts this client cannot answer shown read-only."""
         if self._view is None or self._view.comm is None:
-            from ..widget import RunView
-
-            self._view = RunView(self)
+            self._view = run_display().view(self)
             self._view.show_interrupts(
                 [c.interrupt for c in self._mirror.foreign], how=ANSWER_ELSEWHERE
             )
         return self._view
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        from ..widget import display_bundle
-
-        return display_bundle(self, **kwargs)
+        return run_display().bundle(self, **kwargs)
 
     def _ipython_display_(self) -> None:
-        from ..widget import show
-
-        show(self)
+        run_display().show(self)
 
     def __repr__(self) -> str:
         return f"<RemoteRun {self.id} {self.status} at {self.url}>"

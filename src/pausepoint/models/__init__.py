@@ -6,7 +6,7 @@ needed by code that uses it.
 
 from typing import TYPE_CHECKING, Any
 
-from ._errors import (
+from ..errors import (
     ModelAuthenticationError,
     ModelBadRequestError,
     ModelConfigurationError,
@@ -15,6 +15,8 @@ from ._errors import (
     ModelRateLimitError,
     ModelServerError,
     ModelTimeoutError,
+    ReplayDivergedError,
+    ScriptExhaustedError,
 )
 from ._outcome import Outcome, OutcomeKind, outcome_of, outcome_text
 from ._protocol import (
@@ -29,8 +31,8 @@ from ._protocol import (
     checked_response,
 )
 from .demo import DemoModel
-from .replay import ReplayDivergedError, ReplayModel
-from .scripted import ScriptedModel, ScriptExhaustedError, Turn, call
+from .replay import ReplayModel
+from .scripted import ScriptedModel, Turn, call
 
 if TYPE_CHECKING:
     from .openai import OpenAIChatModel

@@ -26,9 +26,8 @@ from typing import Any
 
 from pydantic import JsonValue
 
-from ..errors import MissingDependencyError, UsageError
-from ..transcript import AssistantMessage, ToolCall, ToolCallRequest, UserMessage, new_id
-from ._errors import (
+from ..errors import (
+    MissingDependencyError,
     ModelAuthenticationError,
     ModelBadRequestError,
     ModelConfigurationError,
@@ -37,7 +36,9 @@ from ._errors import (
     ModelRateLimitError,
     ModelServerError,
     ModelTimeoutError,
+    UsageError,
 )
+from ..transcript import AssistantMessage, ToolCall, ToolCallRequest, UserMessage, new_id
 from ._outcome import outcome_text
 from ._protocol import ModelRequest, ModelResponse, StreamEvent, TextDelta, ToolCallDelta
 

@@ -12,16 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import PausepointError, UsageError
+from ..errors import ReplayDivergedError, UsageError
 from ..transcript import AssistantMessage, Item, Prompt, ToolCall, UserMessage, read_by_model
 from ._protocol import Model, ModelRequest, ModelResponse
 
-__all__ = ["ReplayDivergedError", "ReplayModel"]
-
-
-class ReplayDivergedError(PausepointError):
-    """The run asked the model something the recording did not: its transcript so far
-    differs from the recorded one, or it asked for more turns than were recorded."""
+__all__ = ["ReplayModel"]
 
 
 class ReplayModel:

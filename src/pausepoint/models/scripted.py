@@ -7,18 +7,14 @@ import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, TypeAlias
 
-from ..errors import PausepointError, UsageError
+from ..errors import ScriptExhaustedError, UsageError
 from ..transcript import AssistantMessage, ToolCallRequest, new_id
 from ._protocol import ModelRequest, ModelResponse, StreamEvent, TextDelta, ToolCallDelta
 
-__all__ = ["ScriptExhaustedError", "ScriptedModel", "Turn", "call"]
+__all__ = ["ScriptedModel", "Turn", "call"]
 
 Turn: TypeAlias = str | ToolCallRequest | Sequence[ToolCallRequest] | ModelResponse
 """One scripted answer: text, one tool call, several tool calls, or a full response."""
-
-
-class ScriptExhaustedError(PausepointError):
-    """The model was asked for more turns than its script has."""
 
 
 def call(name: str, /, **input: Any) -> ToolCallRequest:

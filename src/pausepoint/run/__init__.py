@@ -4,6 +4,13 @@ from ._accept import DEFAULT_MAX_ANSWER_BYTES, accept_answer, as_error_info
 from ._agent import Agent
 from ._asked import AskedUnder, NamePause, asked_under
 from ._debug import Breakpoint, BreakpointAction, Debugger
+from ._display import (
+    LiveView,
+    RunDisplay,
+    register_display,
+    register_display_loader,
+    run_display,
+)
 from ._durable import DEFAULT_LEASE_TTL
 from ._events import (
     CancelledEvent,
@@ -52,6 +59,7 @@ __all__ = [
     "Interrupted",
     "InterruptedEvent",
     "ItemEditedEvent",
+    "LiveView",
     "MessageEvent",
     "ModelTurn",
     "NamePause",
@@ -59,6 +67,7 @@ __all__ = [
     "PendingInterrupt",
     "Ready",
     "ResolvedEvent",
+    "RunDisplay",
     "RunFinishedEvent",
     "RunStartedEvent",
     "RunState",
@@ -76,4 +85,7 @@ __all__ = [
     "derive_state",
     "edits_said",
     "fork_name",
+    "register_display",
+    "register_display_loader",
+    "run_display",
 ]

@@ -12,11 +12,6 @@ from pydantic import BaseModel, JsonValue, ValidationError
 from pausepoint._json import check_text, json_path, json_size, to_json_value
 from pausepoint._response_schema import answer_validator, check_response_schema
 from pausepoint.actions import Action, Rejection
-from pausepoint.decisions import (
-    DEFAULT_REJECTION_MESSAGE,
-    parse_approval,
-    parse_breakpoint_answer,
-)
 from pausepoint.errors import (
     AnswerTooLargeError,
     InvalidRejectionError,
@@ -25,6 +20,12 @@ from pausepoint.errors import (
     ResolutionProblem,
 )
 from pausepoint.transcript import ErrorInfo, InterruptEntry
+
+from ..transcript.decisions import (
+    DEFAULT_REJECTION_MESSAGE,
+    parse_approval,
+    parse_breakpoint_answer,
+)
 
 __all__ = [
     "DEFAULT_MAX_ANSWER_BYTES",

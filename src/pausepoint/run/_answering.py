@@ -17,7 +17,6 @@ from pydantic import BaseModel
 
 from .._json import check_text, to_json_value
 from ..actions import Rejection
-from ..decisions import respond_answer
 from ..errors import (
     InterruptAlreadyResolvedError,
     InterruptExpiredError,
@@ -42,6 +41,7 @@ from ..transcript import (
     UserMessage,
     utc_now,
 )
+from ..transcript.decisions import respond_answer
 from ._accept import accept_answer, as_error_info
 from ._batch import cancellation, check_batch, is_replay, wire_entries
 from ._claims import held

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import JsonValue
 
-from ..decisions import BreakpointAction, parse_breakpoint_answer
 from ..errors import UsageError
 from ..transcript import InterruptEntry, ToolCall
+from ..transcript.decisions import BreakpointAction, parse_breakpoint_answer
 
 if TYPE_CHECKING:
     from ._result import AgentRunResult

@@ -21,7 +21,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..decisions import Decision
 from ..errors import UnknownInterruptError, UsageError
 from ..transcript import (
     AssistantMessage,
@@ -33,6 +32,7 @@ from ..transcript import (
     UserMessage,
     new_id,
 )
+from ..transcript.decisions import Decision
 
 __all__ = ["GONE_BACK", "ModelTurn", "edits_said", "fork_name", "fork_prompt"]
 

@@ -19,9 +19,9 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, Self, TypeVar, cast
 
 from ..errors import UsageError
+from ._display import LiveView, run_display
 
 if TYPE_CHECKING:
-    from ..widget import RunView
     from ._result import AgentRunResult
     from ._run import AgentRun
 
@@ -119,7 +119,7 @@ def block_on(home: asyncio.AbstractEventLoop | None, coro: Coroutine[Any, Any, R
 class InNotebook:
     """The notebook face of `AgentRun`: its view, how it displays, a background start."""
 
-    _view: RunView | None = None
+    _view: LiveView | None = None
     _task: asyncio.Task[AgentRunResult] | None = None
 
     @property
@@ -145,27 +145,22 @@ class InNotebook:
         return self
 
     @property
-    def view(self) -> RunView:
-        """The live notebook view of this run (one per run, shared by every display)."""
+    def view(self) -> LiveView:
+        """The live notebook view of this run (one per run, shared by every display): a
+        `pausepoint.widget.RunView`."""
         if self._view is None or self._view.comm is None:  # none yet, or closed
-            from ..widget import RunView
-
-            self._view = RunView(cast("AgentRun", self))
+            self._view = run_display().view(self)
         return self._view
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The live view, with a static `text/html` snapshot and `text/plain` for viewers
         that cannot show it (a saved notebook reopened, nbconvert, GitHub, a terminal)."""
-        from ..widget import display_bundle
-
-        return display_bundle(cast("AgentRun", self), **kwargs)
+        return run_display().bundle(self, **kwargs)
 
     def _ipython_display_(self) -> None:
         # Displayed with a display id, so that the output can follow the run (see
         # pausepoint.widget.show).
-        from ..widget import show
-
-        show(cast("AgentRun", self))
+        run_display().show(self)
 
 
 def _report_background_failure(task: asyncio.Task[AgentRunResult]) -> None:

@@ -13,9 +13,9 @@ from typing import TypeAlias
 from pydantic import BaseModel, ValidationError
 
 from ..actions import Action, Resumption
-from ..decisions import decision_of
 from ..errors import InvalidResolutionError
 from ..transcript import ErrorInfo, InterruptEntry, RejectResolution, ToolCall
+from ..transcript.decisions import decision_of
 
 __all__ = [
     "AskApproval",

@@ -16,7 +16,7 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from .._workers import is_alive
+from .._threads import is_alive
 from ..errors import RunBusyError, RunStateError
 from ..store import StoreError
 from ..transcript import Cancellation, Prompt

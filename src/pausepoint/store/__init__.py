@@ -19,18 +19,7 @@ when a store is opened).
 
 from __future__ import annotations
 
-from ._changes import RunChanges, UnwatchedChanges
-from ._contract import (
-    KEEP,
-    Change,
-    EncodedItems,
-    Lease,
-    PendingSummary,
-    RunStore,
-    RunSummary,
-    Write,
-)
-from ._errors import (
+from ..errors import (
     DamagedRunError,
     LeaseHeldError,
     LeaseLostError,
@@ -42,10 +31,22 @@ from ._errors import (
     StoreSchemaError,
     StoreUsageError,
 )
+from ._changes import RunChanges, UnwatchedChanges
+from ._contract import (
+    KEEP,
+    Change,
+    EncodedItems,
+    Lease,
+    PendingSummary,
+    RunStore,
+    RunSummary,
+    TriagePage,
+    Write,
+)
 from ._rows import pending_of
 from ._sql import STORE_SCHEMA_VERSION
 from ._temporary import TemporaryPostgres
-from ._triage import TRIAGE_STATUSES, TriagePage
+from ._triage import TRIAGE_STATUSES
 from ._writer import PreparedSave, RunWriter
 from .postgres import PostgresStore
 from .sqlite import SQLiteStore

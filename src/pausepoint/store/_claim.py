@@ -21,18 +21,13 @@ makes claims take turns. No queue table: the runs' header rows and leases are th
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from ._contract import Lease, Seconds
-from ._errors import StoreUsageError
-from ._rows import seconds
+from ..errors import StoreUsageError
 
-if TYPE_CHECKING:
-    from ._sql import SQLStore
-
-__all__ = ["CLAIMABLE", "claim"]
+__all__ = ["CLAIMABLE", "CLAIMABLE_INDEX", "Claim", "plan_claim"]
 
 CLAIMABLE = ("idle", "running")
 """The statuses of runs that go on once their lease is free (see the module)."""
@@ -41,24 +36,36 @@ CLAIMABLE = ("idle", "running")
 # changes as a run steps (and status only between stretches), so PostgreSQL still updates
 # header rows in place (HOT) on every step.
 _CLAIMABLE_SQL = f"status IN ({', '.join(repr(status) for status in CLAIMABLE)})"
-_INDEX = (
+CLAIMABLE_INDEX = (
     "CREATE INDEX IF NOT EXISTS pausepoint_runs_claimable ON pausepoint_runs "
     f"(created_at, run_id) WHERE {_CLAIMABLE_SQL}"
 )
-_indexed: weakref.WeakSet[SQLStore] = weakref.WeakSet()
+"""The index that keeps a claim from reading finished runs; a store makes it once."""
 
 
-def claim(
-    store: SQLStore,
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One claim as a statement (``?`` placeholders, times as the store writes them) that
+    leases the picked runs and returns their ``run_id, created_at``; None when the claim
+    can pick nothing (an empty list of agents)."""
+
+    statement: str
+    params: list[Any]
+
+
+def plan_claim(
     owner: str,
-    ttl: Seconds,
+    expires: object,
+    now: object,
     *,
     agents: Iterable[str | None] | None = None,
     limit: int = 1,
     skip_locked: bool = False,
-) -> list[Lease]:
-    """Lease up to `limit` claimable runs of `agents` (any agent when None; None in it
-    means runs stored without an agent name) to `owner` for `ttl`; oldest first."""
+) -> Claim | None:
+    """The claim of up to `limit` claimable runs of `agents` (any agent when None; None in
+    it means runs stored without an agent name) for `owner`, leased until `expires` and
+    free of any lease that ended by `now` (both as the store writes times); oldest first.
+    Refuses what is not a claim with `StoreUsageError`."""
     if not isinstance(owner, str) or not owner:
         raise StoreUsageError(f"A claim needs an owner name, not {owner!r}; nothing was claimed.")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -71,11 +78,9 @@ def claim(
     if names is not None and not all(n is None or isinstance(n, str) for n in names):
         raise StoreUsageError(f"agents are agent names (str or None), not {names!r}.")
     if names == []:
-        return []
-    now = store._now()
-    expires = now + seconds(ttl)
+        return None
     where = f"{_CLAIMABLE_SQL} AND (lease_owner IS NULL OR lease_expires_at <= ?)"
-    params: list[Any] = [owner, store._to_db_time(expires), store._to_db_time(now)]
+    params: list[Any] = [owner, expires, now]
     if names is not None:
         named = [n for n in names if n is not None]
         either = [f"agent IN ({', '.join('?' for _ in named)})"] if named else []
@@ -91,22 +96,4 @@ def claim(
         "RETURNING run_id, created_at"
     )
     params.append(limit)
-    _index(store)
-    with store._transaction(write=True) as cur:
-        rows = store._run(cur, statement, params).fetchall()
-    rows.sort(key=lambda row: (store._from_db_time(row[1]), row[0]))
-    return [Lease(row[0], owner, expires) for row in rows]
-
-
-def _index(store: SQLStore) -> None:
-    """Make the claimable runs' index once per store object (it outlives the store)."""
-    if store in _indexed:
-        return
-    try:
-        with store._transaction(write=True) as cur:
-            store._run(cur, _INDEX)
-    except Exception as exc:
-        # Two processes creating it at once on PostgreSQL: the other one made it.
-        if not store._is_duplicate(exc):
-            raise
-    _indexed.add(store)
+    return Claim(statement, params)

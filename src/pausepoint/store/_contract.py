@@ -13,14 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
+from ..errors import StoreError, StoreUsageError
 from ..transcript import ForkOrigin, Item, ModelPause, Prompt
 from ._changes import RunChanges, UnwatchedChanges
-from ._errors import StoreError, StoreUsageError
-
-if TYPE_CHECKING:
-    from ._triage import TriagePage
 
 __all__ = [
     "KEEP",
@@ -32,6 +29,7 @@ __all__ = [
     "RunStore",
     "RunSummary",
     "StatusFilter",
+    "TriagePage",
     "Write",
 ]
 
@@ -169,6 +167,19 @@ class Write:
 
 
 Seconds = float | timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class TriagePage:
+    """One page of a triage listing: `runs` from `offset` on, `total` matching in all,
+    and, with the first page (offset 0), over the runs of the asked statuses (before the
+    agent, kind and text filters), how many each agent and each kind of pause has."""
+
+    runs: tuple[RunSummary, ...]
+    total: int
+    offset: int
+    agents: tuple[tuple[str, int], ...] = ()
+    kinds: tuple[tuple[str, int], ...] = ()
 
 
 class RunStore(ABC):

@@ -10,10 +10,9 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from ..errors import InvalidTranscriptError
+from ..errors import InvalidTranscriptError, StoreUsageError
 from ..transcript import ForkOrigin, ModelPause, Prompt, ToolCall
 from ._contract import PendingSummary, RunSummary, Seconds
-from ._errors import StoreUsageError
 from ._triage import key_arguments
 
 __all__ = [

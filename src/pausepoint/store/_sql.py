@@ -14,22 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from ..errors import InvalidTranscriptError, UnsupportedSchemaVersionError
-from ..transcript import Prompt, UserMessage, utc_now
-from ._claim import claim as claim_runs
-from ._contract import (
-    Change,
-    Keep,
-    Lease,
-    RunStore,
-    RunSummary,
-    Seconds,
-    StatusFilter,
-    Write,
-    one_change_per_run,
-)
-from ._errors import (
+from ..errors import (
     DamagedRunError,
+    InvalidTranscriptError,
     LeaseHeldError,
     LeaseLostError,
     RunExistsError,
@@ -38,6 +25,21 @@ from ._errors import (
     StoreError,
     StoreSchemaError,
     StoreUsageError,
+    UnsupportedSchemaVersionError,
+)
+from ..transcript import Prompt, UserMessage, utc_now
+from ._claim import CLAIMABLE_INDEX, plan_claim
+from ._contract import (
+    Change,
+    Keep,
+    Lease,
+    RunStore,
+    RunSummary,
+    Seconds,
+    StatusFilter,
+    TriagePage,
+    Write,
+    one_change_per_run,
 )
 from ._rows import (
     HEADER_COLUMNS,
@@ -51,7 +53,7 @@ from ._rows import (
     seconds,
     summary_from_row,
 )
-from ._triage import TriagePage, backfill, pause_columns, title_of, triage_query
+from ._triage import backfill, pause_columns, title_of, triage_query
 
 __all__ = ["STORE_SCHEMA_VERSION", "Cursor", "SQLStore", "WritePlan"]
 
@@ -564,9 +566,38 @@ class SQLStore(RunStore):
         agents: Iterable[str | None] | None = None,
         limit: int = 1,
     ) -> list[Lease]:
-        return claim_runs(
-            self, owner, ttl, agents=agents, limit=limit, skip_locked=self._skip_locked
+        now = self._now()
+        expires = now + seconds(ttl)
+        plan = plan_claim(
+            owner,
+            self._to_db_time(expires),
+            self._to_db_time(now),
+            agents=agents,
+            limit=limit,
+            skip_locked=self._skip_locked,
         )
+        if plan is None:
+            return []
+        self._claimable_index()
+        with self._transaction(write=True) as cur:
+            rows = self._run(cur, plan.statement, plan.params).fetchall()
+        rows.sort(key=lambda row: (self._from_db_time(row[1]), row[0]))
+        return [Lease(row[0], owner, expires) for row in rows]
+
+    _indexed_claims = False
+
+    def _claimable_index(self) -> None:
+        """Make the claimable runs' index once per store object (it outlives the store)."""
+        if self._indexed_claims:
+            return
+        try:
+            with self._transaction(write=True) as cur:
+                self._run(cur, CLAIMABLE_INDEX)
+        except Exception as exc:
+            # Two processes creating it at once on PostgreSQL: the other one made it.
+            if not self._is_duplicate(exc):
+                raise
+        self._indexed_claims = True
 
     def acquire(self, run_id: str, owner: str, ttl: Seconds) -> Lease:
         now = self._now()

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from types import TracebackType
 
-from ._errors import StoreError
+from ..errors import StoreError
 
 __all__ = ["TemporaryPostgres"]
 

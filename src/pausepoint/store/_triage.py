@@ -16,15 +16,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._contract import PendingSummary, RunSummary
-from ._errors import StoreUsageError
+from ..errors import StoreUsageError
+from ._contract import PendingSummary
 
 __all__ = [
     "ARGUMENT_CHARS",
     "MAX_ARGUMENTS",
     "TITLE_CHARS",
     "TRIAGE_STATUSES",
-    "TriagePage",
     "TriageQuery",
     "backfill",
     "key_arguments",
@@ -87,19 +86,6 @@ def pause_columns(pending: Sequence[PendingSummary]) -> tuple[str | None, str | 
     if not pending:
         return None, None
     return pending[0].kind, pending[0].arguments
-
-
-@dataclass(frozen=True, slots=True)
-class TriagePage:
-    """One page of a triage listing: `runs` from `offset` on, `total` matching in all,
-    and, with the first page (offset 0), over the runs of the asked statuses (before the
-    agent, kind and text filters), how many each agent and each kind of pause has."""
-
-    runs: tuple[RunSummary, ...]
-    total: int
-    offset: int
-    agents: tuple[tuple[str, int], ...] = ()
-    kinds: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..errors import StoreUsageError
 from ..transcript import ForkOrigin, Item, Prompt, ToolCall
 from ._contract import KEEP, Change, Keep, PendingSummary, RunStore, Seconds, Write
-from ._errors import StoreUsageError
 from ._rows import pending_of
 
 __all__ = ["PreparedSave", "RunWriter"]
@@ -58,7 +58,7 @@ class RunWriter:
     """The link between one run's Prompt and its stored copy.
 
     >>> from pausepoint.store import SQLiteStore
-    >>> from pausepoint import Prompt, AssistantMessage
+    >>> from pausepoint.transcript import AssistantMessage, Prompt
     >>> store = SQLiteStore(":memory:")
     >>> prompt = Prompt.from_user("hello", run_id="run_w")
     >>> writer = RunWriter.create(store, prompt, status="running", agent="demo")

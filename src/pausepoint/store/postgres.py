@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ..errors import PostgresMissingError, StoreUsageError
 from ._changes import RunChanges
-from ._errors import PostgresMissingError, StoreUsageError
 from ._listen import CHANNEL, ListenedChanges, payload_of
 from ._rows import aware
 from ._sql import Clock, Cursor, SQLStore, WritePlan, iter_statements

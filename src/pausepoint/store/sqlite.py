@@ -15,8 +15,8 @@ from datetime import datetime
 from os import PathLike
 from typing import Any, Literal
 
+from ..errors import StoreUsageError
 from ._changes import CountedChanges, RunChanges
-from ._errors import StoreUsageError
 from ._rows import aware
 from ._sql import Clock, Cursor, SQLStore, iter_statements
 

@@ -31,12 +31,13 @@ import threading
 import time
 import uuid
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..run import Event
 from ._snapshot import TWIN_CLASS, snapshot_body, snapshot_html
 
 if TYPE_CHECKING:
+    from ._view import RunView
     from ._viewed import ViewedRun
 
 __all__ = [
@@ -68,7 +69,7 @@ def display_bundle(run: ViewedRun, **kwargs: Any) -> tuple[dict[str, Any], dict[
 def view_bundle(run: ViewedRun, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The output of the live view alone: the widget view and an empty `text/plain` (a
     viewer without widgets shows the snapshot output beside it instead)."""
-    bundle = run.view._repr_mimebundle_(**kwargs)
+    bundle = cast("RunView", run.view)._repr_mimebundle_(**kwargs)
     data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
     data = {key: value for key, value in (data or {}).items() if key == VIEW_MIMETYPE}
     data["text/plain"] = ""

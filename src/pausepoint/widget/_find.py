@@ -10,7 +10,7 @@ Each step's facts (its call number, tool, statuses and, once a text search asks 
 its words) are kept in an index refreshed on each request: a step is read again only when
 its record changed since, so a filter over 10,000 steps answers in a few milliseconds.
 Statuses that depend on answers (edited, answered by a person) are read through
-`pausepoint.decisions`, as everything else that reads an answer.
+`pausepoint.transcript.decisions`, as everything else that reads an answer.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import pydantic_core
 
-from ..decisions import Decision
 from ..errors import PausepointError
 from ..transcript import AssistantMessage, Item, ToolCall
+from ..transcript.decisions import Decision
 from ._item_sync import item_json
 from ._preview import PREVIEW_LIMIT
 from ._requests import Request, RequestRefused, Served

@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from ..decisions import Decision, decisions_of, shown_status
 from ..transcript import AssistantMessage, InterruptEntry, ToolCall, UserMessage
+from ..transcript.decisions import Decision, decisions_of, shown_status
 from ._status import status_label
 from ._view_state import load_line, served_from
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anywidget
 import ipywidgets  # type: ignore[import-untyped]
@@ -172,7 +172,7 @@ class RunView(anywidget.AnyWidget):
 
         def show() -> None:
             self._open_fork = fork.id
-            self.fork_view = fork.view
+            self.fork_view = cast(RunView, fork.view)
             self._forks.refresh()
 
         loop = running_loop(self._run.loop, self._home_loop)

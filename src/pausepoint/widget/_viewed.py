@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         Debugger,
         EventHandler,
         EventName,
+        LiveView,
         ModelTurn,
         OnRecorded,
         PendingInterrupt,
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     )
     from ..store import RunStore
     from ..transcript import AnsweredBy, Prompt
-    from ._view import RunView
 
 __all__ = ["ViewedAgent", "ViewedRun"]
 
@@ -77,7 +77,7 @@ class ViewedRun(Protocol):
     def debug(self) -> Debugger: ...
 
     @property
-    def view(self) -> RunView: ...
+    def view(self) -> LiveView: ...
 
     def on(self, name: EventName, handler: EventHandler) -> Callable[[], None]: ...
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..errors import PausepointError
+from ._core import PausepointError
 
 __all__ = [
     "DamagedRunError",

@@ -8,7 +8,7 @@ suspended run can be saved and answered in another process::
     again = AgentRun(agent, Prompt.model_validate_json(saved))
 
 Loading checks the file: a Prompt from a newer pausepoint, or one that is inconsistent
-(see `pausepoint._consistency`), is refused with `InvalidTranscriptError` naming the
+(see `pausepoint.transcript._consistency`), is refused with `InvalidTranscriptError` naming the
 place, and an older one is upgraded first (see `pausepoint._versions`).
 
 Nothing here does I/O or knows about models, actions or widgets.
@@ -36,11 +36,11 @@ from pydantic import (
 )
 from pydantic_core import core_schema
 
-from . import _versions
-from ._json import check_text, printable
-from ._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS, migrate
+from .. import _versions
+from .._json import check_text, printable
+from .._versions import SCHEMA_VERSION, SUPPORTED_SCHEMA_VERSIONS, migrate
+from ..errors import InvalidTranscriptError, TranscriptProblem
 from .decisions import Decision, decisions_of
-from .errors import InvalidTranscriptError, TranscriptProblem
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -318,7 +318,7 @@ class ToolCall(_Model):
 
     def decisions(self) -> list[Decision | None]:
         """What each answer in `interrupts` decided, oldest first (None: still waiting).
-        See `pausepoint.decisions`."""
+        See `pausepoint.transcript.decisions`."""
         return decisions_of(self)
 
 

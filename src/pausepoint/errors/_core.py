@@ -36,6 +36,7 @@ __all__ = [
     "RunSuspendedError",
     "ServerStartError",
     "TranscriptProblem",
+    "UnansweredInterruptError",
     "UnknownInterruptError",
     "UnsupportedSchemaVersionError",
     "UsageError",
@@ -335,3 +336,8 @@ class ActionTimeoutError(PausepointError, TimeoutError):
     The model sees this error as the call's result. A synchronous action keeps running in
     its worker thread (threads cannot be stopped), but its call is never started again.
     """
+
+
+class UnansweredInterruptError(PausepointError):
+    """A strict policy met an interrupt none of its rules answer. Add a rule for it
+    (approve, reject or answers), or drive without strict=True to leave it pending."""

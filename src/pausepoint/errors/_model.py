@@ -14,7 +14,7 @@ class name (e.g. ``"ModelRateLimitError"``) and calling `run()` again retries.
 
 from __future__ import annotations
 
-from ..errors import PausepointError
+from ._core import PausepointError
 
 __all__ = [
     "ModelAuthenticationError",
@@ -25,6 +25,8 @@ __all__ = [
     "ModelRateLimitError",
     "ModelServerError",
     "ModelTimeoutError",
+    "ReplayDivergedError",
+    "ScriptExhaustedError",
 ]
 
 
@@ -75,3 +77,12 @@ class ModelConnectionError(ModelError):
 
 class ModelTimeoutError(ModelConnectionError):
     """The endpoint did not answer within the timeout."""
+
+
+class ReplayDivergedError(PausepointError):
+    """The run asked the model something the recording did not: its transcript so far
+    differs from the recorded one, or it asked for more turns than were recorded."""
+
+
+class ScriptExhaustedError(PausepointError):
+    """The model was asked for more turns than its script has."""

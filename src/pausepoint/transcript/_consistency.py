@@ -14,17 +14,16 @@ from typing import Any
 
 from pydantic_core import TzInfo
 
-from ._json import check_text, is_plain_json, is_plain_text, to_json_value
-from ._response_schema import check_response_schema
-from .decisions import decision_of
-from .errors import (
+from .._json import check_text, is_plain_json, is_plain_text, to_json_value
+from .._response_schema import check_response_schema
+from ..errors import (
     InvalidResolutionError,
     InvalidResponseSchemaError,
     InvalidTranscriptError,
     NotJSONError,
 )
-from .errors import TranscriptProblem as Problem
-from .transcript import (
+from ..errors import TranscriptProblem as Problem
+from . import (
     AssistantMessage,
     InterruptEntry,
     Item,
@@ -34,6 +33,7 @@ from .transcript import (
     UserMessage,
     set_aside_replies,
 )
+from .decisions import decision_of
 
 __all__ = ["RULES", "check_prompt"]
 

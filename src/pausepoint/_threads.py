@@ -1,4 +1,4 @@
-"""Worker threads of synchronous actions, tracked per tool call.
+"""Threads of synchronous actions, tracked per tool call.
 
 A thread cannot be stopped. When the run that started one is cancelled, or the call times
 out, the thread goes on until the function returns. The registry remembers which calls
