@@ -5,7 +5,9 @@ release, each with a DeprecationWarning that names its new home."""
 from __future__ import annotations
 
 import importlib
+import pathlib
 import pkgutil
+import re
 import sys
 import warnings
 
@@ -94,3 +96,34 @@ def test_the_old_decisions_module_warns_and_is_the_new_one() -> None:
 def test_an_unknown_name_is_still_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="NoSuchThing"):
         _ = pausepoint.NoSuchThing  # type: ignore[attr-defined]
+
+
+_ROOT = pathlib.Path(__file__).resolve().parents[1]
+_WRITTEN = ("src", "tests", "docs", "notebooks", "examples", "benchmarks", "README.md")
+
+
+def _project_text() -> list[tuple[pathlib.Path, str]]:
+    found = []
+    for top in _WRITTEN:
+        path = _ROOT / top
+        files = [path] if path.is_file() else sorted(path.rglob("*"))
+        for file in files:
+            if file.suffix in (".py", ".ipynb", ".md") and file.is_file():
+                found.append((file, file.read_text(encoding="utf-8")))
+    return found
+
+
+def test_nothing_the_project_ships_or_runs_imports_a_moved_name_from_the_root() -> None:
+    # Code a test sends to a kernel, a notebook cell or a docs example would print the
+    # DeprecationWarning into the user's output; the old names are only for old code.
+    importing = re.compile(r"from pausepoint import (\([^)]*\)|[^\n]*)")
+    used = []
+    for file, text in _project_text():
+        if file.name == "test_front_door.py":
+            continue
+        for match in importing.finditer(text):
+            names = set(re.findall(r"[A-Za-z_]\w*", match.group(1).replace("\\n", " ")))
+            for name in sorted(names & set(pausepoint.MOVED)):
+                line = text.count("\n", 0, match.start()) + 1
+                used.append(f"{file.relative_to(_ROOT)}:{line} {name}")
+    assert not used, "import these from their new homes (pausepoint.MOVED):\n" + "\n".join(used)

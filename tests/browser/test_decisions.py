@@ -134,7 +134,8 @@ def test_respond_reaches_the_model_and_the_action_does_not_run(
 
 
 CHAT = """
-from pausepoint import Agent, ScriptedModel, UserMessage
+from pausepoint import Agent, ScriptedModel
+from pausepoint.transcript import UserMessage
 
 def echo(request):
     said = [item.text for item in request.items if isinstance(item, UserMessage)]

@@ -29,10 +29,8 @@ WAIT = 120_000
 SEED = '''
 import pathlib, tempfile, time
 import pausepoint
-from pausepoint import (
-    Agent, AssistantMessage, InterruptEntry, Prompt, ScriptedModel, ToolCall,
-    ToolCallRequest, UserMessage, action,
-)
+from pausepoint import Agent, Prompt, ScriptedModel, ToolCall, ToolCallRequest, action
+from pausepoint.transcript import AssistantMessage, InterruptEntry, UserMessage
 from pausepoint.store import PostgresStore, SQLiteStore
 
 WHERE = {where!r}
