@@ -244,6 +244,8 @@ export interface TriagePage {
 /** A run opened from the list (`open` request): its entry with cards, and its thread. */
 export interface OpenedRun extends InboxEntry {
   thread: { items: { role: string; text: string }[]; earlier: number };
+  /** The run's status when it was read (its summary's). */
+  status?: string;
 }
 
 /** What the list filters by (`list` request). */

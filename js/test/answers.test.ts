@@ -160,7 +160,28 @@ describe("a reply cut short by Stop", () => {
     const reply = view.qa("pp-item")[1]!;
     expect(reply.textContent).toContain("Here is the start");
     expect(reply.dataset.stopped).toBe("true");
-    expect(within(reply).get("pp-stopped-note").textContent).toContain("Stopped");
+    const note = within(reply).get("pp-stopped-note");
+    expect(note.textContent).toContain("Continue shows the model this part and asks it to go on");
+    expect(note.dataset.latest).toBe("true");
+    view.cleanup();
+  });
+
+  it("says what Continue did once the run went on, and offers nothing it no longer can", () => {
+    const stopped = {
+      type: "assistant",
+      text: "Here is the start",
+      call: { model: "m", started_at: "2026-12-01T10:00:00Z", ended_at: "2026-12-01T10:00:01Z", usage: null, finish_reason: "cancelled" },
+    };
+    const model = new FakeModel({ status: "cancelled", items: [{ type: "user", text: "hi" }, stopped] });
+    const view = mount(model);
+    model.setTrait("status", "running");
+    expect(view.get("pp-stopped-note").textContent).not.toContain("Retry");
+    model.setTrait("items", [{ type: "user", text: "hi" }, stopped, { type: "assistant", text: "and the rest." }]);
+    model.setTrait("status", "completed");
+    const note = view.get("pp-stopped-note");
+    expect(note.dataset.latest).toBe("false");
+    expect(note.textContent).toBe("Stopped here; the model was shown this part when it was asked again.");
+    expect(view.q("pp-continue")).toBeNull();
     view.cleanup();
   });
 });

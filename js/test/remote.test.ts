@@ -66,6 +66,32 @@ describe("the header's count of pauses", () => {
   });
 });
 
+describe("a call another producer's pause waits on", () => {
+  const call = { type: "tool", id: "call-9", name: "refund", input: { amount: 5 }, status: "running", interrupts: [] };
+  const items = [{ type: "user", text: "refund" }, { type: "assistant", text: "", tool_calls: [{ id: "call-9", name: "refund", input: { amount: 5 } }] }, call];
+
+  it("reads waiting, not running, while the read-only pause is shown", () => {
+    const foreign = {
+      ...approvalCard,
+      id: "int-call-9",
+      key: "foreign:int-call-9",
+      toolCallId: "call-9",
+      kind: "unbound",
+      canResolve: false,
+      readOnlyReason: "no binding",
+    };
+    const { view, done } = setup({ status: "interrupted", items, pending: [foreign], meta: remoteMeta });
+    expect(view.get("pp-tool-status").textContent).toBe("waiting");
+    done();
+  });
+
+  it("reads running again once nothing waits on it", () => {
+    const { view, done } = setup({ status: "running", items, pending: [], meta: remoteMeta });
+    expect(view.get("pp-tool-status").textContent).toBe("running");
+    done();
+  });
+});
+
 describe("remoteOf and hostOf", () => {
   it("read the address only when it is text", () => {
     expect(remoteOf({ remote: REMOTE })).toBe(REMOTE);

@@ -183,6 +183,37 @@ describe("the inbox's triage list", () => {
     done();
   });
 
+  it("closes an opened run once it is answered, and says what became of it", async () => {
+    const { model, view, done } = await listed(50);
+    click(within(view.qa("pp-triage-row")[2]!).get("pp-triage-open"));
+    const entry = {
+      runId: "run-2",
+      agent: "payments",
+      title: "Refund customer 2",
+      createdAt: "2025-01-01T00:00:00Z",
+      updatedAt: "2025-01-01T00:05:00Z",
+      reason: null,
+      thread: { items: [{ role: "user", text: "Refund customer 2" }], earlier: 0 },
+    };
+    await model.respond({ ok: true, value: { ...entry, status: "interrupted", cards: [{ ...approvalCard, id: "int-2", runId: "run-2" }] } });
+    click(within(view.get("pp-inbox-entry")).get("pp-approve"));
+    await model.respond({ ok: true, value: { answered: true } });
+    expect(view.q("pp-triage-answered")).toBeNull();
+    const before = model.sent.length;
+    model.setTrait("revision", 2); // the kernel saw the run move on
+    const again = model.sent.slice(before).filter((r) => r.type === "open");
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({ run: "run-2" });
+    await model.respond({ ok: true, value: { ...entry, status: "completed", cards: [] } }, again[0]);
+    expect(view.q("pp-inbox-entry")).toBeNull(); // the row closed
+    expect(view.q("pp-sent")).toBeNull();
+    expect(within(view.qa("pp-triage-row")[2]!).get("pp-triage-open").getAttribute("aria-expanded")).toBe("false");
+    expect(view.get("pp-triage-answered").textContent?.replace(/\s+/g, " ").trim()).toBe("“Refund customer 2”: nothing waits there now; the run completed.");
+    click(within(view.qa("pp-triage-row")[3]!).get("pp-triage-open"));
+    expect(view.q("pp-triage-answered")).toBeNull(); // opening another row clears it
+    done();
+  });
+
   it("keeps a row opened right away open once the typing pause has passed", async () => {
     vi.useFakeTimers();
     const { model, view, done } = await listed(5);

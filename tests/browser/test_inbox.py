@@ -67,6 +67,14 @@ def test_approving_a_run_in_the_inbox_completes_it_and_it_leaves(
     expect(rows).to_have_count(1, timeout=30_000)
     expect(rows.first).to_contain_text("Delete record 2")
     expect(view.get_by_test_id("pp-inbox-count")).to_contain_text("1 run waiting")
+    # The answered run's row closes and says what became of the run, in place of a card
+    # left saying "Sent; waiting for the run".
+    expect(view.get_by_test_id("pp-triage-answered")).to_have_text(
+        "“Delete record 1”: nothing waits there now; the run completed.", timeout=30_000
+    )
+    expect(view.get_by_test_id("pp-triage-answered")).to_be_visible()
+    expect(opened).to_have_count(0)
+    expect(view.get_by_test_id("pp-sent")).to_have_count(0)
     nb.screenshot("inbox-one-left")
     nb.run_cell(2)
     expect(nb.output(2).last).to_contain_text("KERNEL completed interrupted", timeout=30_000)

@@ -104,6 +104,12 @@ def card_in(nb: Any, cell: int, kind: str = "") -> Any:
     return card
 
 
+def _markdown_of(path: Path) -> str:
+    """The text of a notebook's markdown cells, as a reader reads it."""
+    notebook = nbformat.read(path, as_version=4)
+    return "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+
+
 def status_in(nb: Any, cell: int, text: str) -> None:
     status = nb.output(cell).get_by_test_id("pp-status").first
     expect(status).to_contain_text(text, ignore_case=True, timeout=WAIT)
@@ -120,6 +126,20 @@ def test_quickstart_clicked_as_it_invites(open_saved: OpenSaved) -> None:
         card = card_in(nb, 8, "tool-approval")
         expect(card).to_contain_text("refund_order")
         nb.screenshot("nb01-card")
+        # The notebook's text names every button the reader's card offers, and the ones
+        # that Edit arguments and Respond bring up.
+        offered = card.locator("button:visible").all_inner_texts()
+        card.get_by_test_id("pp-edit-args").click()
+        offered += card.locator("button:visible").all_inner_texts()
+        card.get_by_test_id("pp-edit-args").click()  # Cancel edits
+        card.get_by_test_id("pp-respond").click()
+        offered += card.locator("button:visible").all_inner_texts()
+        card.get_by_test_id("pp-respond").click()  # Cancel response
+        text = _markdown_of(NOTEBOOKS / "01-quickstart.ipynb")
+        buttons = {b.strip() for b in offered if b.strip()}
+        unnamed = sorted(b for b in buttons if f"**{b}**" not in text)
+        assert {"Approve", "Edit arguments", "Respond", "Reject"} <= buttons
+        assert not unnamed, f"the quickstart never names these buttons of its card: {unnamed}"
         card.get_by_test_id("pp-approve").click()
         status_in(nb, 8, "completed")
 

@@ -171,6 +171,7 @@ async def test_an_opened_row_has_its_thread_and_an_answerable_card(
 
     [card] = opened["cards"]
     assert card["runId"] == run.id
+    assert opened["status"] == "interrupted"
     assert [line["role"] for line in opened["thread"]["items"]] == ["user", "assistant", "tool"]
     assert opened["thread"]["items"][0]["text"] == "Delete record 9"
     answer = {
@@ -185,6 +186,9 @@ async def test_an_opened_row_has_its_thread_and_an_answerable_card(
     assert comm_of(box).custom("response")[1]["ok"] is True
     await box.wait()
     assert executed == [f"{run.id}:9"]
+    # Opened again once answered: nothing waits, and the run says what became of it.
+    after = ask(box, {"type": "open", "requestId": "o2", "run": run.id})["value"]
+    assert (after["cards"], after["status"]) == ([], "completed")
     missing = ask(box, {"type": "open", "requestId": "m", "run": "run_nowhere"})
     assert missing["error"]["code"] == "not-found"
 

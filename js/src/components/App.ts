@@ -14,7 +14,7 @@ import { DebugPanel } from "./DebugPanel";
 import { Header } from "./Header";
 import { KernelGone } from "./KernelGone";
 import { ModelPause } from "./ModelPause";
-import { cardsByCall, Transcript } from "./Transcript";
+import { cardsByCall, foreignPauses, Transcript } from "./Transcript";
 
 /** How often the Debug panel follows a live run's transcript at most (ms). */
 export const PANEL_EVERY_MS = 250;
@@ -59,6 +59,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
     [pending, ids, placed],
   );
   const apart = pending.filter((c) => !inTranscript.includes(c));
+  const foreign = useMemo(() => foreignPauses(pending), [pending]);
 
   return html`<${GoneContext.Provider} value=${gone}><div class="pp-root">
     <${Boundary} value=${error ?? status} label="header">
@@ -67,7 +68,7 @@ export function App({ model, host }: { model: Model; host?: HTMLElement }) {
     </${Boundary}>
     ${gone ? html`<${KernelGone} model=${model} />` : null}
     <${Boundary} value=${items} label="transcript">
-      <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} model=${model} readOnly=${gone} />
+      <${Transcript} items=${items} streaming=${streaming} pending=${inTranscript} foreign=${foreign} model=${model} readOnly=${gone} />
     </${Boundary}>
     ${status === "paused" ? html`<${ModelPause} readOnly=${gone} />` : null}
     ${

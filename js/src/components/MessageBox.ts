@@ -55,7 +55,7 @@ export function MessageBox({ model }: { model: Model }) {
       ${
         stopped
           ? html`<button type="button" class="pp-button" data-testid="pp-continue" disabled=${busy}
-                title="Go on from where it stopped"
+                title="Ask the model to go on from where the run stopped; it is shown everything so far, a cut reply included"
                 onClick=${() => void sending.send((kernel) => say(kernel, null))}>Continue</button>
               ${
                 remote === null

@@ -113,9 +113,13 @@ export function ToolCall({
   onToggle = null,
   pinned = false,
   onPin = null,
+  foreignPause = false,
 }: {
   call: ToolItem;
   hasCard?: boolean;
+  /** A pause this view cannot answer (another producer's, shown read-only) waits on the
+   * call: it reads "waiting", not the "running" its producer left it at. */
+  foreignPause?: boolean;
   /** Makes a fork paused before this call runs again (absent: read-only). */
   onGoBack?: ((callId: string) => Promise<Outcome>) | null;
   /** Whether a person opened (true) or closed (false) the row, kept by the transcript so
@@ -137,6 +141,8 @@ export function ToolCall({
   const args = keyArguments(effectiveInput(call));
   const hidden = useMemo(() => callHasHidden(call), [call]);
   const stopped = useGone() && MOVING.has(call.status);
+  const waits = foreignPause && (call.status === "running" || call.status === "pending");
+  const status = waits ? "waiting" : shownStatus(call);
   return html`<details class=${`pp-item pp-tool pp-tool-${call.status}`} data-testid="pp-tool-call" data-type="tool" data-status=${call.status} data-name=${revealText(call.name)} data-tool-call-id=${revealText(call.id)} open=${open}>
     <summary class="pp-tool-summary" onClick=${(e: Event) => {
       e.preventDefault();
@@ -147,8 +153,9 @@ export function ToolCall({
       ${args ? html`<span class="pp-tool-args" data-testid="pp-tool-args" title=${revealText(args)}>· <${Revealed} text=${args} /></span>` : null}
       ${
         stopped
-          ? html`<span class="pp-badge pp-badge-gone" data-testid="pp-tool-status" data-gone="true" title="When its kernel stopped">was ${shownStatus(call)}</span>`
-          : html`<span class=${`pp-badge pp-badge-${call.status}`} data-testid="pp-tool-status">${shownStatus(call)}</span>`
+          ? html`<span class="pp-badge pp-badge-gone" data-testid="pp-tool-status" data-gone="true" title="When its kernel stopped">was ${status}</span>`
+          : html`<span class=${`pp-badge pp-badge-${waits ? "interrupted" : call.status}`} data-testid="pp-tool-status"
+              title=${waits ? "A pause of the agent's own waits on this call; it is answered where the agent runs" : null}>${status}</span>`
       }
       ${hidden ? html`<span class="pp-badge pp-badge-hidden" data-testid="pp-hidden-badge" title="Hidden or direction-changing characters, shown as markers">hidden characters</span>` : null}
       ${

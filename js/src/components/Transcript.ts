@@ -51,7 +51,17 @@ function EditBar({ editAt = null, edited = false, what, open, onOpen }: Editing 
   </div>`;
 }
 
-function MessageRow({ item, editAt = null, edited = false }: { item: Item & { type: "user" | "assistant" } } & Editing) {
+/** What a reply cut by Stop says while the run rests on it, and once the run went on. */
+const STOPPED_NOW = "Stopped here. Continue shows the model this part and asks it to go on; Retry asks again without it.";
+const STOPPED_BEFORE = "Stopped here; the model was shown this part when it was asked again.";
+
+interface MessageProps extends Editing {
+  item: Item & { type: "user" | "assistant" };
+  /** The run rests on this message (the last one, nothing running): its hints apply now. */
+  latest?: boolean;
+}
+
+function MessageRow({ item, editAt = null, edited = false, latest = false }: MessageProps) {
   const [editing, setEditing] = useState(false);
   const who = item.type === "user" ? "You" : "Assistant";
   const stopped = item.type === "assistant" && item.call?.finish_reason === STOPPED_REASON;
@@ -66,7 +76,7 @@ function MessageRow({ item, editAt = null, edited = false }: { item: Item & { ty
       aside
         ? html`<p class="pp-muted pp-set-aside-note" data-testid="pp-set-aside-note">${SET_ASIDE_NOTE}${" "}<${When} at=${aside.at} /></p>`
         : stopped
-          ? html`<p class="pp-muted pp-stopped-note" data-testid="pp-stopped-note">Stopped here. Continue goes on from it; Retry asks the model again without it.</p>`
+          ? html`<p class="pp-muted pp-stopped-note" data-testid="pp-stopped-note" data-latest=${latest ? "true" : "false"}>${latest ? STOPPED_NOW : STOPPED_BEFORE}</p>`
           : null
     }
     <${EditBar} editAt=${editAt} edited=${edited} what="Message" open=${editing} onOpen=${() => setEditing(true)} />
@@ -76,8 +86,8 @@ function MessageRow({ item, editAt = null, edited = false }: { item: Item & { ty
 
 /** A row is drawn again only when its item (or card) object changes; one that fails to
  * draw shows its raw text, and the others stay. */
-const Message = memo(function ContainedMessage({ item, editAt = null, edited = false }: { item: Item & { type: "user" | "assistant" } } & Editing) {
-  return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} editAt=${editAt} edited=${edited} /></${Boundary}>`;
+const Message = memo(function ContainedMessage({ item, editAt = null, edited = false, latest = false }: MessageProps) {
+  return html`<${Boundary} value=${item} label="message"><${MessageRow} item=${item} editAt=${editAt} edited=${edited} latest=${latest} /></${Boundary}>`;
 });
 
 /** The result of a call as the editor starts from. */
@@ -92,6 +102,7 @@ function ToolRowImpl({
   aside,
   goBack,
   cardElsewhere = false,
+  foreignPause = false,
   toggled = null,
   onToggle = null,
   pinned = false,
@@ -107,6 +118,8 @@ function ToolRowImpl({
   goBack: ((callId: string) => Promise<Outcome>) | null;
   /** The call's card is drawn at another copy of this row (the Pinned strip's rows). */
   cardElsewhere?: boolean;
+  /** A read-only pause of another producer waits on the call. */
+  foreignPause?: boolean;
   toggled?: boolean | null;
   onToggle?: ((callId: string, open: boolean) => void) | null;
   pinned?: boolean;
@@ -118,7 +131,7 @@ function ToolRowImpl({
   // The call and its card fail apart: a card stays answerable when its call cannot be drawn.
   const classes = `pp-row${aside ? " pp-set-aside" : ""}${target ? " pp-target" : ""}`;
   return html`<div class=${classes} data-testid="pp-row" data-set-aside=${aside ? "true" : null} data-target=${target ? "true" : null}>
-    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null || cardElsewhere} onGoBack=${goBack}
+    <${Boundary} value=${call} label="tool call"><${ToolCall} call=${call} hasCard=${card !== null || cardElsewhere} onGoBack=${goBack} foreignPause=${foreignPause}
       toggled=${toggled} onToggle=${onToggle} pinned=${pinned} onPin=${onPin} /><${DecisionLines} call=${call} /></${Boundary}>
     <${EditBar} editAt=${editAt} edited=${edited} what="Result" open=${editing} onOpen=${() => setEditing(true)} />
     ${editing && editAt !== null ? html`<${ItemEditor} position=${editAt} edited=${{ kind: "result", result: resultOf(call) }} onDone=${() => setEditing(false)} />` : null}
@@ -199,6 +212,9 @@ export interface TranscriptProps {
   pending?: PendingCard[];
   model?: Model;
   readOnly?: boolean;
+  /** The tool calls a read-only pause of another producer waits on (its card is drawn
+   * apart, below the transcript). */
+  foreign?: ReadonlySet<string>;
   /** Called with the cards this transcript shows at their tool calls. */
   placed?: ReadonlySet<string>;
 }
@@ -210,6 +226,13 @@ export function cardsByCall(pending: readonly PendingCard[]): Map<string, Pendin
     if (card.kind !== "unbound" && card.toolCallId && !byCall.has(card.toolCallId)) byCall.set(card.toolCallId, card);
   }
   return byCall;
+}
+
+/** The tool calls a read-only pause of another producer waits on. */
+export function foreignPauses(pending: readonly PendingCard[]): ReadonlySet<string> {
+  const ids = new Set<string>();
+  for (const card of pending) if (card.kind === "unbound" && card.toolCallId) ids.add(card.toolCallId);
+  return ids;
 }
 
 /** The names of the run's tools, in the order they were first called. */
@@ -258,7 +281,9 @@ function useEdits(model: Model | undefined): { editable: ReadonlySet<number>; ed
   return edits;
 }
 
-export function Transcript({ items, streaming, pending = [], model, readOnly = false }: TranscriptProps) {
+const NO_CALLS: ReadonlySet<string> = new Set();
+
+export function Transcript({ items, streaming, pending = [], model, readOnly = false, foreign = NO_CALLS }: TranscriptProps) {
   const rows = useMemo(() => rowsOf(items), [items]);
   const { editable, edited } = useEdits(model);
   // Where each call is, only while some item is (or was) edited: a fork at a turn.
@@ -303,6 +328,7 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
     if (row && typeof row.scrollIntoView === "function") row.scrollIntoView({ block: "nearest" });
   }, [found]);
   const hidden = Math.max(0, rows.length - shown);
+  const restsOn = model && !readOnly && !running && !streaming && rows.length > 0 ? rows[rows.length - 1].key : null;
   // Calls waiting for an answer, and calls a person opened, are never hidden: they come
   // right after the button (in the same list as the last rows, so a row that moves there
   // keeps its element and the focus).
@@ -314,12 +340,12 @@ export function Transcript({ items, streaming, pending = [], model, readOnly = f
   const draw = (row: Row): VNode =>
     row.kind === "tool"
       ? html`<${ToolRow} key=${row.key} call=${row.call} card=${cards.get(row.call.id) ?? null} readOnly=${readOnly} aside=${!!row.aside} goBack=${goBack}
-          toggled=${toggles.get(row.call.id) ?? null} onToggle=${onToggle} pinned=${pins.has(row.call.id)} onPin=${onPin} target=${row.call.id === targetId} ...${editsOf(row)} />`
-      : html`<${Message} key=${row.key} item=${row.item} ...${editsOf(row)} />`;
+          foreignPause=${foreign.has(row.call.id)} toggled=${toggles.get(row.call.id) ?? null} onToggle=${onToggle} pinned=${pins.has(row.call.id)} onPin=${onPin} target=${row.call.id === targetId} ...${editsOf(row)} />`
+      : html`<${Message} key=${row.key} item=${row.item} latest=${row.key === restsOn} ...${editsOf(row)} />`;
   const drawPinned = (row: Row): VNode =>
     row.kind === "tool"
       ? html`<${ToolRow} key=${row.key} call=${row.call} card=${null} cardElsewhere=${cards.has(row.call.id)} readOnly=${readOnly} aside=${!!row.aside} goBack=${goBack}
-          toggled=${toggles.get(row.call.id) ?? null} onToggle=${onToggle} pinned=${true} onPin=${onPin} />`
+          foreignPause=${foreign.has(row.call.id)} toggled=${toggles.get(row.call.id) ?? null} onToggle=${onToggle} pinned=${true} onPin=${onPin} />`
       : html`<${Message} key=${row.key} item=${row.item} />`;
   return html`<section class="pp-transcript" aria-label="Transcript" data-rows=${rows.length} ref=${section}>
     ${findable && kernel ? html`<${FindBar} kernel=${kernel} tools=${tools} live=${running} version=${items} shown=${found} onShow=${setFound} />` : null}

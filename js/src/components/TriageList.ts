@@ -158,6 +158,17 @@ const Row = memo(function RowImpl({
   </div>`;
 });
 
+/** What an opened run that no longer waits is doing now, after "the run". */
+const NOW_WORDS: Readonly<Record<string, string>> = {
+  running: "goes on",
+  completed: "completed",
+  failed: "failed",
+  cancelled: "was stopped",
+  interrupted: "waits on a pause this kernel cannot answer",
+  paused: "is paused before its next model request",
+  idle: "has not started",
+};
+
 function OpenedPanel({ opened, error, top, onSize }: { opened: OpenedRun | null; error: ResponseError | null; top: number; onSize: (px: number) => void }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
@@ -227,6 +238,7 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
   const [openAt, setOpenAt] = useState<{ index: number; runId: string } | null>(null);
   const [opened, setOpened] = useState<OpenedRun | null>(null);
   const [openError, setOpenError] = useState<ResponseError | null>(null);
+  const [closed, setClosed] = useState<{ title: string; status: string } | null>(null);
   const [extra, setExtra] = useState(0);
   const [confirming, setConfirming] = useState<BulkAction | null>(null);
   const [words, setWords] = useState("");
@@ -287,6 +299,7 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
       return;
     }
     setOpenAt({ index, runId: row.runId });
+    setClosed(null);
     setOpened(null);
     setOpenError(null);
     setExtra(120);
@@ -296,6 +309,26 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
       else setOpenError(outcome.error);
     });
   };
+
+  // What the opened run shows stays current: when the runs change (its card answered
+  // here or elsewhere), it is read again, so an answered run says what became of it.
+  const openedId = openAt?.runId ?? null;
+  const seen = useRef(version);
+  useEffect(() => {
+    if (seen.current === version) return;
+    seen.current = version;
+    if (!kernel || openedId === null) return;
+    void openRun(kernel, openedId).then((outcome) => {
+      if (!outcome.ok) return;
+      const now = outcome.value as unknown as OpenedRun;
+      if (now.cards.length === 0 && !now.reason) {
+        // Nothing waits there any more: the row closes, and says what became of the run.
+        setOpenAt((at) => (at?.runId === openedId ? null : at));
+        setOpened(null);
+        setClosed({ title: now.title || now.runId, status: now.status ?? "" });
+      } else setOpened((before) => (before === null || before.runId === now.runId ? now : before));
+    });
+  }, [version, kernel, openedId]);
 
   // The rows get handlers that stay the same object, calling the latest closures.
   const latest = useRef({ selectNow, openNow });
@@ -431,6 +464,12 @@ export function TriageList({ model, overall, readOnly }: { model: Model; overall
         : null
     }
     <${BulkReport} bulk=${bulk} />
+    ${
+      closed
+        ? html`<p class="pp-triage-report pp-triage-answered" data-testid="pp-triage-answered" data-status=${revealText(closed.status)} role="status" aria-live="polite">
+            “<${Revealed} text=${closed.title} />”: nothing waits there now; the run ${NOW_WORDS[closed.status] ?? `is ${revealText(closed.status || "unknown")}`}.</p>`
+        : null
+    }
     ${error ? html`<${AnswerError} error=${error} testid="pp-triage-error" />` : null}
     ${
       listed.total === 0

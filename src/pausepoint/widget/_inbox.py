@@ -550,10 +550,11 @@ class Inbox(anywidget.AnyWidget):
         lacks, or that does not load, comes with the reason and read-only cards."""
         summary = self.store.summary(run_id)
         entry = self._entry(summary, [])
+        cached = self._runs.get(run_id)
+        entry["status"] = cached[1].status if cached is not None else summary.status
         shown = entry["runId"]
         for card in entry["cards"]:
             card["runId"] = shown
-        cached = self._runs.get(run_id)
         if cached is not None:
             self._opened.pop(shown, None)
             self._opened[shown] = run_id
