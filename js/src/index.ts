@@ -17,6 +17,7 @@ import { createRequests, KernelContext } from "./kernel/requests";
 import { initializeModel } from "./kernel/state";
 import type { Model } from "./types";
 import "./widget.css";
+import "./host-defaults.css";
 
 /** One bundle, two views: a model with `view: "inbox"` is the store's inbox, else a run view. */
 function isInbox(model: Model): boolean {

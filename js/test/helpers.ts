@@ -54,8 +54,14 @@ export class FakeModel implements Model {
     else this.listeners.get(event)?.delete(callback);
   }
 
+  /** The `follow` requests (a front end's word that it applies the transcript messages),
+   * kept apart from the requests a person's clicks send. */
+  follows: Array<Record<string, any>> = [];
+
   send(content: unknown): void {
-    this.sent.push(content as Record<string, any>);
+    const request = content as Record<string, any>;
+    if (request?.type === "follow") this.follows.push(request);
+    else this.sent.push(request);
   }
 
   save_changes(): void {

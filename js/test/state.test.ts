@@ -30,17 +30,26 @@ describe("items messages", () => {
 });
 
 describe("following the transcript", () => {
-  it("tells the kernel once, with the first items message, that this front end keeps the transcript", () => {
+  it("tells the kernel once, as the view starts, that this front end keeps the transcript", () => {
     const model = new FakeModel();
     const dispose = initialize(model);
-    model.emit("msg:custom", { type: "text", delta: "Hel" }, []);
-    expect(model.sent).toEqual([]);
+    expect(model.follows).toEqual([{ type: "follow", requestId: FOLLOW_REQUEST_ID }]);
     model.emit("msg:custom", { type: "items", start: 0, items: [user("x")] }, []);
     model.emit("msg:custom", { type: "items", start: 1, items: [user("y")] }, []);
-    expect(model.sent).toEqual([{ type: "follow", requestId: FOLLOW_REQUEST_ID }]);
+    expect(model.follows).toHaveLength(1);
+    expect(model.sent).toEqual([]);
     // Its response settles nothing that waits.
     model.emit("msg:custom", { type: "response", requestId: FOLLOW_REQUEST_ID, ok: true }, []);
     expect(widgetOf(model).pendingRequests()).toBe(0);
+    dispose();
+  });
+
+  it("takes a whole transcript sent from the start over a copy the host kept from before", () => {
+    const model = new FakeModel({ items: [user("hi"), { type: "assistant", text: "Calling", tool_calls: [] }] });
+    const dispose = initialize(model);
+    const now = [user("hi"), { type: "assistant", text: "Calling", tool_calls: [] }, { type: "assistant", text: "Done", tool_calls: [] }];
+    model.emit("msg:custom", { type: "items", start: 0, items: now }, []);
+    expect((model.get("items") as unknown[]).map((i) => (i as { text: string }).text)).toEqual(["hi", "Calling", "Done"]);
     dispose();
   });
 });

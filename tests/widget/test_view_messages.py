@@ -522,3 +522,33 @@ async def test_a_cell_that_ends_while_a_pause_waits_to_be_sent_sends_it(
     assert _last_status(recording) == "interrupted"
     items = recording.custom("items")
     assert items[-1]["items"][-1]["status"] == "interrupted"
+
+
+async def test_a_page_that_follows_late_gets_the_transcript_the_messages_changed(
+    delete_record: Action, comms: list[RecordingComm]
+) -> None:
+    """A host that gives a page opened again the state it keeps (marimo keeps the state
+    and its updates, not the items messages, and does not ask the kernel) would draw a
+    transcript the messages have moved past: the page's `follow` sends the `items` trait
+    again, once, which brings the host's copy up to date too."""
+    run = Agent(
+        model=ScriptedModel([call("delete_record", id=7), "done"]), actions=[delete_record]
+    ).new_run("x")
+    assert run.view is not None  # the view, made: its comm is the last one
+    recording = comms[-1]
+
+    def items_synced() -> list[Any]:
+        return [s["items"] for s in recording.updates() if "items" in s]
+
+    await response_to(recording, {"type": "follow", "requestId": "pp-follow"})
+    assert items_synced() == []  # nothing moved since the view was made
+
+    await run.run()
+    await until(lambda: _last_status(recording) == "interrupted")
+    assert recording.custom("items")
+
+    await response_to(recording, {"type": "follow", "requestId": "pp-follow-2"})
+    assert items_synced() == [[i.model_dump(mode="json") for i in run.prompt.items]]
+
+    await response_to(recording, {"type": "follow", "requestId": "pp-follow-3"})
+    assert len(items_synced()) == 1  # the host has it now: not again

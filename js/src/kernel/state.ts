@@ -82,6 +82,9 @@ export function initializeModel(model: Model, requests: Requests): () => void {
   };
   model.on("msg:custom", onMessage);
   model.on("change:status", onStatus);
+  // At once, not only at the first transcript message: a host that gives a page opened
+  // again the state it first saw (marimo) gets the current transcript in reply.
+  if (model.get("run_id") !== undefined) follow(model);
   return () => {
     model.off("msg:custom", onMessage);
     model.off("change:status", onStatus);

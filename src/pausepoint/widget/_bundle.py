@@ -75,17 +75,25 @@ async function fromServer(digest) {
   }));
 }
 
+// A host that does not say whether the kernel is there (marimo's models have no
+// `comm_live`) gets this long for the kernel's answer.
+const KERNEL_MS = 60000;
+
 function fromKernel(shared) {
   return new Promise((resolve, reject) => {
-    if (!shared.comm_live) throw new Error("kernel: gone");
+    if (shared.comm_live === false) throw new Error("kernel: gone");
     const id = Math.random().toString(36).slice(2);
+    const timer = shared.comm_live === undefined
+      ? setTimeout(() => done(reject, new Error("kernel: no answer")), KERNEL_MS)
+      : null;
     const done = (then, value) => {
+      clearTimeout(timer);
       shared.off("msg:custom", reply);
       shared.off("comm_live_update", gone);
       then(value);
     };
     const reply = (msg) => msg?.id === id && done(resolve, [msg.js, msg.css]);
-    const gone = () => shared.comm_live || done(reject, new Error("kernel: gone"));
+    const gone = () => shared.comm_live === false && done(reject, new Error("kernel: gone"));
     shared.on("msg:custom", reply);
     shared.on("comm_live_update", gone);
     shared.send({ type: "front-end", id });
@@ -119,13 +127,25 @@ async function importCode(shared, digest) {
   }
 }
 
-function addStyle(digest, css) {
+// The page's styles, or a shadow root's when the host draws widgets in one (marimo):
+// styles of the page do not reach into it.
+function addStyle(root, digest, css) {
   const id = "pausepoint-front-end-style";
-  const style = document.getElementById(id)
-    ?? document.head.appendChild(Object.assign(document.createElement("style"), { id }));
+  const home = root instanceof ShadowRoot ? root : document.head;
+  const style = root.getElementById(id)
+    ?? home.appendChild(Object.assign(document.createElement("style"), { id }));
   if (style.dataset.digest === digest) return;
   style.dataset.digest = digest;
   style.textContent = css;
+}
+
+// A host without JupyterLab's theme variables gets the view's own defaults for them.
+function fitHost(el, digest, css) {
+  const root = el.getRootNode();
+  if (root instanceof ShadowRoot) addStyle(root, digest, css);
+  if (!getComputedStyle(el).getPropertyValue("--jp-layout-color1").trim()) {
+    el.classList.add("pp-host-plain");
+  }
 }
 
 const unavailable = (digest, err) => ({
@@ -146,11 +166,12 @@ async function load(model) {
   if (!loaded.has(digest)) loaded.set(digest, importCode(shared, digest));
   try {
     const { mod, css } = await loaded.get(digest);
-    addStyle(digest, css);
-    return typeof mod.default === "function" ? await mod.default() : mod.default;
+    addStyle(document, digest, css);
+    const widget = typeof mod.default === "function" ? await mod.default() : mod.default;
+    return { widget, fit: (el) => fitHost(el, digest, css) };
   } catch (err) {
     loaded.delete(digest);  // a later view may find the code (a kernel started again)
-    return unavailable(digest, err);
+    return { widget: unavailable(digest, err), fit: () => {} };
   }
 }
 
@@ -170,9 +191,9 @@ export default () => {
       };
       let cleanup;
       ready = load(model)
-        .then(async (widget) => {
-          cleanup = await widget.initialize?.({ ...props, model: { ...model, on } });
-          return widget;
+        .then(async (loaded) => {
+          cleanup = await loaded.widget.initialize?.({ ...props, model: { ...model, on } });
+          return loaded;
         })
         .finally(() => {
           model.off("msg:custom", keep);
@@ -181,7 +202,9 @@ export default () => {
       return () => ready.then(() => typeof cleanup === "function" && cleanup());
     },
     async render(props) {
-      return (await ready).render?.(props);
+      const { widget, fit } = await ready;
+      fit(props.el);
+      return widget.render?.(props);
     },
   };
 };

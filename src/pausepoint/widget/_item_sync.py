@@ -85,6 +85,21 @@ class ItemSync:
         self._text_throttle = Throttle(UPDATE_INTERVAL, self._flush_text)
         self.followed = False
         """A front end applies the transcript messages (it sent a `follow` request)."""
+        self._since_whole = False  # items messages went out since the whole trait did
+
+    def sent_whole(self) -> None:
+        """The whole `items` trait went to the front end (its state was sent)."""
+        self._since_whole = False
+
+    def follow(self) -> None:
+        """A front end follows the messages from now on. When items messages went out
+        since the whole `items` trait last did, its copy may be older than they are (a
+        host that keeps a widget's state and gives it to a page opened again, as marimo
+        does, never sees the messages): the trait goes again, which brings the page and
+        the host's copy up to date."""
+        if self._since_whole:
+            self._view.send_state("items")  # notes that the whole trait went
+        self.followed = True
 
     def holds(self, key: str) -> bool:
         """Whether the change of trait `key` waits for the next flush (and is noted)."""
@@ -166,6 +181,7 @@ class ItemSync:
             dumped = [item_json(items[p], p) for p in range(run_start, previous + 1)]
             mirror[run_start : previous + 1] = dumped
             self._view.send({"type": "items", "start": run_start, "items": dumped})
+            self._since_whole = True
             run_start = previous = position
 
     def _flush_text(self) -> None:

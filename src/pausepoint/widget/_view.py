@@ -9,7 +9,7 @@ request path both widgets share (`_requests`, `_view_requests`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -190,7 +190,16 @@ class RunView(anywidget.AnyWidget):
         """A front end applies this view's transcript messages as they come: the end of a
         cell need not send the whole transcript again."""
         if self._sync is not None:
-            self._sync.followed = True
+            self._sync.follow()
+
+    def send_state(self, key: str | Sequence[str] | None = None) -> None:
+        """As the widget's, noting when the whole transcript went (a page that asked for
+        the state has it)."""
+        super().send_state(key)
+        whole = key is None or key == "items" or (not isinstance(key, str) and "items" in key)
+        sync = getattr(self, "_sync", None)  # None while the widget is being made
+        if whole and sync is not None:
+            sync.sent_whole()
 
     def paced_values(self) -> tuple[Any, ...]:
         """The traits that travel with transcript flushes, as they are now."""
