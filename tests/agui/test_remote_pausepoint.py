@@ -121,6 +121,32 @@ def test_a_decline_reaches_the_servers_model_with_its_reason() -> None:
     assert refund_record.error.message == "Order 42 was a gift."
 
 
+async def test_a_response_in_words_reaches_the_servers_model_instead_of_the_action() -> None:
+    """Respond on a remote card (or `respond()`) sends the words: the server's model reads
+    them as the call's outcome, and the action does not run."""
+    ran.clear()
+    with serve(agent()) as server:
+        remote = RemoteRun(server.url)
+        await remote.run("Refund order 42 and ship order 7")
+        approval, form = remote.pending
+        with pytest.raises(UsageError, match="needs words"):
+            await remote.respond("  ", interrupt=approval.id)
+        with pytest.raises(UsageError, match="answers a tool approval"):
+            await remote.respond("fast", interrupt=form.id)
+        assert approval.interrupt.resolution is None  # refused calls recorded nothing
+        await remote.respond("Only half: it arrived damaged.", interrupt=approval.id)
+        done = await remote.resume({"speed": "fast"}, interrupt=form.id)
+
+    assert done.status == "completed"
+    assert ran == [("ship", {"speed": "fast"})]  # the refund did not run
+    refund_record = next(i for i in remote.prompt.items if isinstance(i, ToolCall))
+    assert refund_record.status == "responded"
+    assert refund_record.result == "Only half: it arrived damaged."
+    # what the server's model was given for the call is the person's words, not a result
+    tool_message = next(m for m in remote.messages if m.get("toolCallId") == refund_record.id)
+    assert "Only half: it arrived damaged." in tool_message["content"]
+
+
 def test_serve_takes_an_agent_or_an_asgi_app_and_says_what_else_it_needs() -> None:
     with pytest.raises(UsageError, match="Agent or an ASGI app"):
         serve(42)

@@ -442,7 +442,7 @@ def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
     )
     walk(nb, {10: approve_first, 20: clear_batch})
 
-    expect(nb.output(12).last).to_contain_text("Approved in the inbox: completed")
+    expect(nb.output(12).last).to_contain_text("Answered in the inbox: completed")
     expect(nb.output(21).last).to_contain_text("Nothing left to clear")
     # Invoice 1001, the overnight four and the six the workers carried.
     kernel_says(nb, f"KERNEL {['completed'] * 11} 0")
@@ -530,3 +530,59 @@ def test_run_all_keeps_the_inbox_views(open_saved: OpenSaved) -> None:
     for cell in (10, 18):
         expect(nb.output(cell).get_by_test_id("pp-inbox-empty")).to_be_visible()
     nb.screenshot("nb08-run-all")
+
+
+# -- Respond, wherever a notebook's card offers it ----------------------------------------
+
+
+def respond_in(cell: int, words: str, where: str = "") -> Click:
+    """Respond on the card after `cell` (or in its inbox entry): the words instead of the
+    action; the decision line says so, and the run completes."""
+
+    def click(nb: Any) -> None:
+        if where == "inbox":
+            rows = nb.output(cell).get_by_test_id("pp-triage-row")
+            expect(rows).to_have_count(1, timeout=WAIT)
+            rows.first.get_by_test_id("pp-triage-open").click()
+            card = nb.output(cell).get_by_test_id("pp-inbox-entry").get_by_test_id("pp-card")
+            expect(card).to_be_visible(timeout=WAIT)
+        else:
+            card = card_in(nb, cell, "tool-approval")
+        card.get_by_test_id("pp-respond").click()
+        card.get_by_test_id("pp-respond-text").fill(words)
+        card.get_by_test_id("pp-respond-send").click()
+        if where == "inbox":
+            answered = nb.output(cell).get_by_test_id("pp-triage-answered")
+            expect(answered).to_contain_text("the run completed", timeout=WAIT)
+        else:
+            status_in(nb, cell, "completed")
+            line = nb.output(cell).get_by_test_id("pp-decision").last
+            expect(line).to_contain_text(f"Responded: {words}")
+        nb.screenshot(f"respond-{cell}")
+
+    return click
+
+
+LOADED_08 = (
+    'done = agent.load(paid.run_id, store)\nprint("KERNEL", done.status, "|", done.prompt.output)'
+)
+YOURS = 'print("KERNEL", yours.status, "|", yours.prompt.output)'
+
+
+@pytest.mark.parametrize(
+    ("name", "cell", "where", "check"),
+    [
+        ("02-approvals", 25, "", YOURS),
+        ("08-durable-runs", 10, "inbox", LOADED_08),
+        ("09-remote-agents", 36, "", YOURS),
+    ],
+    ids=["02", "08", "09"],
+)
+def test_respond_on_a_notebook_card_reaches_its_model_and_the_run_completes(
+    open_saved: OpenSaved, name: str, cell: int, where: str, check: str
+) -> None:
+    words = "Only refund half, and tell them why."
+    nb = open_real(open_saved, name, check)
+    walk(nb, {cell: respond_in(cell, words, where)})
+    kernel_says(nb, "KERNEL completed |")
+    kernel_says(nb, "Only refund half")

@@ -47,6 +47,7 @@ from ..transcript import (
     UserMessage,
     utc_now,
 )
+from ..transcript.decisions import decision_of
 
 __all__ = ["UNSETTLED", "Ending", "Mirror"]
 
@@ -215,8 +216,14 @@ class Mirror:
     def _settle(self, record: ToolCall, content: Any) -> list[Event]:
         if record.status == "rejected":
             return []  # declined here: what the server reports is the refusal it passed on
-        record.status = "succeeded"
-        record.result = _value(content)
+        decision = decision_of(record.interrupts[-1]) if record.interrupts else None
+        if decision is not None and decision.kind == "responded":
+            # answered with words here: the call's outcome is those words, as in a native run
+            record.status = "responded"
+            record.result = decision.value
+        else:
+            record.status = "succeeded"
+            record.result = _value(content)
         record.ended_at = utc_now()
         return [ToolCallFinishedEvent(record)]
 

@@ -62,7 +62,7 @@ from ..transcript import (
     ToolCall,
     new_id,
 )
-from ..transcript.decisions import parse_approval
+from ..transcript.decisions import parse_approval, respond_answer
 from ._mirror import Mirror
 from ._remote_answers import check_edits, input_schemas, resume_entries, target
 from ._remote_http import Connection, follow
@@ -357,9 +357,34 @@ class RemoteRun:
             if approval.edited_args is not None:
                 check_edits(self._mirror.heard, record, approval.edited_args)
                 payload["editedArgs"] = approval.edited_args
+            if approval.payload is not None:  # a response in words (Respond)
+                payload["payload"] = approval.payload
         resolution = ResumeResolution(data=value, by=by)
         wire = {"interruptId": entry.id, "status": "resolved", "payload": payload}
         return await self._answer(record, entry, resolution, wire, on_recorded)
+
+    async def respond(
+        self,
+        words: str,
+        *,
+        interrupt: str | None = None,
+        on_recorded: OnRecorded | None = None,
+        by: AnsweredBy = "code",
+    ) -> AgentRunResult:
+        """Answer a tool approval with `words` instead of running the action, as
+        `AgentRun.respond` does: the server's model reads them as the call's outcome."""
+        words = check_text(words, "The response")
+        if not words.strip():
+            raise UsageError("A response needs words; to decline without any, use reject().")
+        _, entry = target(self.prompt, self._mirror.foreign, interrupt)
+        if entry.kind != "tool-approval":
+            raise UsageError(
+                f"respond() answers a tool approval; {entry.id!r} is a {entry.kind} pause. "
+                "Answer it with resume(...) or reject(...)."
+            )
+        return await self.resume(
+            respond_answer(words), interrupt=entry.id, on_recorded=on_recorded, by=by
+        )
 
     async def reject(
         self,
