@@ -3,6 +3,7 @@ Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -106,13 +107,32 @@ def test_stop_while_the_model_writes_keeps_the_text_and_continue_goes_on(
 
     stopped = view.locator('[data-testid="pp-item"][data-stopped="true"]')
     expect(stopped).to_contain_text("Here is a long answer that")
-    expect(stopped.get_by_test_id("pp-stopped-note")).to_be_visible()
+    # What each step reads: the run "Stopped" (the button's word), the cut reply says what
+    # Continue and Retry will do with it, and Continue's title says the same.
+    expect(status).to_have_text("Stopped")
+    note = stopped.get_by_test_id("pp-stopped-note")
+    expect(note).to_have_text(
+        "Stopped here. Continue shows the model this part and asks it to go on; "
+        "Retry asks again without it."
+    )
+    go_on = view.get_by_test_id("pp-continue")
+    expect(go_on).to_have_attribute("title", re.compile("a cut reply included"))
     nb.screenshot("stop-streaming")
 
-    view.get_by_test_id("pp-continue").click()
+    go_on.click()
 
     expect(status).to_have_attribute("data-status", "completed", timeout=30_000)
+    expect(status).to_have_text("Completed")
     expect(view).to_contain_text("And here is the rest.")
+    # Once the run went on, the note says what was done, not what a button would do; the
+    # rest came as a reply of its own, not the cut sentence started again.
+    expect(note).to_have_text(
+        "Stopped here; the model was shown this part when it was asked again."
+    )
+    expect(view.get_by_test_id("pp-continue")).to_have_count(0)
+    replies = view.locator('[data-testid="pp-item"][data-type="assistant"]')
+    expect(replies).to_have_count(2)
+    expect(replies.nth(1)).not_to_contain_text("Here is a long answer")
     nb.run_cell(1)
     expect(nb.output(1)).to_contain_text(
         "KERNEL ['Here is a long answer that ', 'And here is the rest.'] completed",
@@ -132,10 +152,16 @@ def test_stop_while_the_model_writes_then_retry_asks_again_without_the_stopped_r
 ) -> None:
     nb = open_notebook("stop-retry", [RETRYING, RETRY_CHECK])
     view, status = stopped_while_writing(nb)
+    expect(status).to_have_text("Stopped")
+    retry = view.get_by_test_id("pp-retry")
+    expect(retry).to_have_attribute(
+        "title", "Ask the model again, without the turn that ended the run"
+    )
 
-    view.get_by_test_id("pp-retry").click()
+    retry.click()
 
     expect(status).to_have_attribute("data-status", "completed", timeout=30_000)
+    expect(status).to_have_text("Completed")
     aside = view.locator('[data-testid="pp-item"][data-set-aside="true"]')
     expect(aside).to_contain_text("Here is a long answer that")
     expect(aside.get_by_test_id("pp-set-aside-note")).to_contain_text("Retry asked the model again")
