@@ -20,6 +20,7 @@ CI=true, where it must be installed.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,7 +30,7 @@ from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import ToolCall
 from pausepoint.agui import RemoteRun
-from pausepoint.errors import NoPendingInterruptError
+from pausepoint.errors import NoPendingInterruptError, RunSuspendedError, UsageError
 from pausepoint.transcript import AssistantMessage, UserMessage
 
 __all__ = ["comms"]
@@ -271,3 +272,60 @@ async def test_the_thread_goes_on_after_an_approval_and_pauses_anew(agent_url: s
         (CALL_ID, "succeeded", {"refunded": 30.0, "order_id": 42}),
         ("call_refund_43", "succeeded", {"refunded": 30.0, "order_id": 43}),
     ]
+
+
+SHIP = "Please ship order 7."
+
+
+async def test_a_deferred_call_waits_for_the_clients_result_and_the_run_goes_on(
+    agent_url: str,
+) -> None:
+    """A tool that raised `CallDeferred`: RemoteRun declares AG-UI 1.0, so Pydantic AI
+    names the call in `pendingToolCallIds`; it waits (not cancelled) until `complete`
+    gives its result, which the model then reads."""
+    remote = RemoteRun(agent_url)
+
+    done = await remote.run(SHIP)
+
+    assert remote.events[0]["type"] == "RUN_STARTED"
+    assert remote.events[-1]["outcome"] == {
+        "type": "success",
+        "pendingToolCallIds": ["call_ship_7"],
+    }
+    assert done.status == "completed"
+    (record,) = records(remote)
+    assert (record.name, record.status, record.cancellation) == ("ship", "pending", None)
+    assert remote.deferred == [record]
+    # Nothing else goes before the result the server waits for; a wrong id says which.
+    with pytest.raises(RunSuspendedError, match=r"results of ship \(call_ship_7\)"):
+        await remote.run("Anything else?")
+    with pytest.raises(UsageError, match="the deferred calls are 'call_ship_7'"):
+        await remote.complete("call_ship_8", "sent")
+    assert texts(remote) == [("user", SHIP), ("assistant", "Shipping order 7.")]
+
+    done = await remote.complete("call_ship_7", {"tracking": "NX-7"})
+
+    assert done.status == "completed"
+    assert (record.status, record.result) == ("succeeded", {"tracking": "NX-7"})
+    assert remote.deferred == []
+    assert texts(remote)[-1] == ("assistant", 'Done: {"tracking":"NX-7"}')
+    tools = [m for m in remote.messages if m["role"] == "tool"]
+    assert [(m["toolCallId"], m["content"]) for m in tools] == [
+        ("call_ship_7", '{"tracking": "NX-7"}')
+    ]
+
+
+async def test_a_deferred_call_saved_and_loaded_in_a_new_kernel_is_completed_there(
+    agent_url: str, tmp_path: Path
+) -> None:
+    remote = RemoteRun(agent_url)
+    await remote.run(SHIP)
+    path = remote.save(tmp_path / "ship.json")
+
+    loaded = RemoteRun.load(path)
+
+    assert loaded.prompt == remote.prompt
+    assert [c.id for c in loaded.deferred] == ["call_ship_7"]
+    done = await loaded.complete("call_ship_7", "left the dock")
+    assert done.status == "completed"
+    assert texts(loaded)[-1] == ("assistant", "Done: left the dock")

@@ -179,3 +179,38 @@ def test_unbound_pauses_of_other_producers_are_still_shown_read_only() -> None:
     assert remote.prompt.items[-1] == AssistantMessage(text="Asking.")
     (card,) = remote.view.pending
     assert card["canResolve"] is False
+
+
+def test_pending_tool_call_ids_naming_a_call_the_stream_never_started_are_refused() -> None:
+    """A success outcome's `pendingToolCallIds` (AG-UI 1.0, which this client declares)
+    may only name calls it heard; a call it did name waits, the others are refused."""
+    bodies: list[dict[str, Any]] = []
+
+    def reply(body: dict[str, Any]) -> list[dict[str, Any]]:
+        bodies.append(body)
+        *events, _ = stream(START, *text("m1", "Shipping."), *tool_call("c1", "ship", "{}", "m1"))(
+            body
+        )
+        outcome = {"type": "success", "pendingToolCallIds": ["c1", "c_unheard"]}
+        return [*events, {**DONE, "outcome": outcome}]
+
+    remote, (result,), failed = follow(reply)
+
+    assert bodies[0]["protocolVersion"] == "1.0"
+    error = refusal(result, failed, "RUN_FINISHED")
+    assert "pendingToolCallIds names 'c_unheard', a call this stream never started" in str(error)
+    # Nothing of the refused stretch is recorded: no call waits, and none is left running.
+    assert remote.deferred == []
+    assert remote.prompt.items == [UserMessage(text="Refund order 42")]
+
+
+def test_a_pending_tool_call_ids_that_is_not_a_list_of_ids_is_refused() -> None:
+    def reply(body: dict[str, Any]) -> list[dict[str, Any]]:
+        *events, _ = stream(START, *tool_call("c1", "ship", "{}", "m1"))(body)
+        return [*events, {**DONE, "outcome": {"type": "success", "pendingToolCallIds": [7]}}]
+
+    _, (result,), failed = follow(reply)
+
+    assert "pendingToolCallIds is a list of call ids" in str(
+        refusal(result, failed, "RUN_FINISHED")
+    )

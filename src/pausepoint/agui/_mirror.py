@@ -200,17 +200,14 @@ class Mirror:
         out = self._flush()
         call_id = str(event.get("toolCallId") or "")
         content = event.get("content")
-        self.messages.append(
-            {
-                "id": str(event.get("messageId") or f"{call_id}-result"),
-                "role": "tool",
-                "toolCallId": call_id,
-                "content": content if isinstance(content, str) else json.dumps(content),
-            }
+        self._tool_message(
+            call_id,
+            str(event.get("messageId") or f"{call_id}-result"),
+            content if isinstance(content, str) else json.dumps(content),
         )
         record = self._records.get(call_id)
-        if record is None:
-            return out
+        if record is None or record.status == "succeeded":
+            return out  # unknown here, or a result this client gave the server
         return [*out, *self._settle(record, content)]
 
     def _settle(self, record: ToolCall, content: Any) -> list[Event]:
@@ -226,6 +223,23 @@ class Mirror:
             record.result = _value(content)
         record.ended_at = utc_now()
         return [ToolCallFinishedEvent(record)]
+
+    def give_result(self, record: ToolCall, result: Any, content: str) -> None:
+        """The client's result for a call the server left to it: the call succeeds with
+        it, and the history sent back holds it as the call's tool message."""
+        record.status = "succeeded"
+        record.result = result
+        record.ended_at = utc_now()
+        self._tool_message(record.id, f"{record.id}-result", content)
+
+    def _tool_message(self, call_id: str, message_id: str, content: str) -> None:
+        """The call's tool message in the history, once (a server may repeat a result
+        the client gave it)."""
+        if any(m.get("role") == "tool" and m.get("toolCallId") == call_id for m in self.messages):
+            return
+        self.messages.append(
+            {"id": message_id, "role": "tool", "toolCallId": call_id, "content": content}
+        )
 
     def _step_finished(self, _: Mapping[str, Any]) -> list[Event]:
         return self._flush()
@@ -309,21 +323,32 @@ class Mirror:
                     f"request's run {self.request_id!r}, so an answer to it could not be "
                     "checked against this run",
                 )
+        waiting = _pending_calls(outcome)
+        drafted = self._draft.calls if self._draft is not None else {}
+        if unknown := [i for i in waiting if i not in self._records and i not in drafted]:
+            raise RemoteProtocolError(
+                "RUN_FINISHED",
+                f"pendingToolCallIds names {unknown[0]!r}, a call this stream never started",
+            )
         out = self._flush()
         self._announced = []
         self.heard = heard
         for classified in self.heard:
             out.extend(self._interrupt(classified))
         if not interrupts:
-            self._unsettled()
+            self._unsettled(waiting)
         self.ending = Ending("interrupted" if interrupts else "completed")
         return out
 
-    def _unsettled(self) -> None:
-        """A run that finished leaves no call running: one the server never gave a result
-        for (a front-end tool, a declined call it did not report) ends cancelled, saying so."""
+    def _unsettled(self, waiting: list[str]) -> None:
+        """A run that finished leaves no call running. One the server left for the client
+        to carry out (`waiting`: AG-UI's `pendingToolCallIds`) is `pending` until its
+        result is given here; one the server never gave a result for otherwise (a declined
+        call it did not report) ends cancelled, saying so."""
         for record in self._records.values():
-            if record.status == "running":
+            if record.status == "running" and record.id in waiting:
+                record.status = "pending"
+            elif record.status == "running":
                 record.status = "cancelled"
                 record.cancellation = Cancellation(by="server", reason=UNSETTLED)
                 record.ended_at = utc_now()
@@ -497,3 +522,16 @@ _HANDLERS = {
     "RUN_FINISHED": Mirror._run_finished,
     "RUN_ERROR": Mirror._run_error,
 }
+
+
+def _pending_calls(outcome: Any) -> list[str]:
+    """The calls a success outcome leaves for the client to carry out (AG-UI 1.0's
+    `pendingToolCallIds`; a Pydantic AI tool that raised `CallDeferred`)."""
+    if not isinstance(outcome, Mapping) or outcome.get("type") != "success":
+        return []
+    ids = outcome.get("pendingToolCallIds")
+    if ids is None:
+        return []
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise RemoteProtocolError("RUN_FINISHED", "pendingToolCallIds is a list of call ids")
+    return list(ids)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
-from .._json import check_text
+from .._json import check_text, json_size, to_json_value
 from ..actions import Action, Rejection
 from ..errors import (
     RunBusyError,
@@ -45,6 +46,7 @@ from ..run import (
     RunFinishedEvent,
     RunStartedEvent,
     RunStatus,
+    ToolCallFinishedEvent,
     accept_answer,
     as_error_info,
     blocking,
@@ -75,7 +77,11 @@ if TYPE_CHECKING:
     from ..run import AgentRun, Debugger, ModelTurn
     from ..store import RunStore
 
-__all__ = ["ANSWER_ELSEWHERE", "RemoteRun"]
+__all__ = ["ANSWER_ELSEWHERE", "PROTOCOL_VERSION", "RemoteRun"]
+
+PROTOCOL_VERSION = "1.0"
+"""The AG-UI version this client speaks, declared on every request (`protocolVersion`):
+a server sends what that version has (the `pendingToolCallIds` of a success outcome)."""
 
 ANSWER_ELSEWHERE = (
     "Answer it from code with remote.continue_with([...]), in the form its server expects."
@@ -216,6 +222,13 @@ class RemoteRun:
         return answerable + [dict(c.interrupt) for c in self._mirror.foreign]
 
     @property
+    def deferred(self) -> list[ToolCall]:
+        """The calls the server left for this client to carry out (AG-UI's
+        `pendingToolCallIds`: a Pydantic AI tool that raised `CallDeferred`, a front-end
+        tool). Each is `pending` until `complete(call_id, result)` gives its result."""
+        return [i for i in self.prompt.items if isinstance(i, ToolCall) and i.status == "pending"]
+
+    @property
     def foreign(self) -> list[ClassifiedInterrupt]:
         """The open interrupts this client cannot answer, each with why."""
         return list(self._mirror.foreign)
@@ -289,6 +302,12 @@ class RemoteRun:
             raise RunSuspendedError(
                 "The remote run waits on answers: answer its interrupts first "
                 "(remote.resume / remote.reject / remote.continue_with)."
+            )
+        if message is not None and (deferred := self.deferred):
+            names = ", ".join(f"{c.name} ({c.id})" for c in deferred)
+            raise RunSuspendedError(
+                f"The server waits for the results of {names}: give each with "
+                "remote.complete(call_id, result) first."
             )
         self._loop = asyncio.get_running_loop()
         body = self._body(message, entries, forwarded_props)
@@ -385,6 +404,37 @@ class RemoteRun:
         return await self.resume(
             respond_answer(words), interrupt=entry.id, on_recorded=on_recorded, by=by
         )
+
+    async def complete(
+        self, call: str, result: Any, *, on_recorded: OnRecorded | None = None
+    ) -> AgentRunResult:
+        """Give the result of a call the server left to this client (`deferred`). Once
+        every deferred call has its result they go to the server together, as tool
+        messages in the history, and the run goes on."""
+        if self.busy:
+            raise RunBusyError("The remote run is executing; give results once it has ended.")
+        deferred = self.deferred
+        record = next((c for c in deferred if c.id == call), None)
+        if record is None:
+            waiting = ", ".join(repr(c.id) for c in deferred) or "none"
+            raise UsageError(
+                f"{call!r} is not a call the server waits on; the deferred calls are {waiting}."
+            )
+        value = to_json_value(result, "The result")
+        if json_size(value) > self.agent.max_answer_bytes:
+            raise UsageError(
+                f"The result is larger than the {self.agent.max_answer_bytes:,} bytes this "
+                "client sends; send a smaller one."
+            )
+        content = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        self._mirror.give_result(record, value, content)
+        await self._emit(ToolCallFinishedEvent(record))
+        if self.deferred:
+            if on_recorded is not None:
+                on_recorded()
+            assert self._result is not None  # only a stretch that ended defers a call
+            return self._result
+        return await self.send(on_recorded=on_recorded)
 
     async def reject(
         self,
@@ -574,6 +624,7 @@ class RemoteRun:
         if message is not None:
             mirror.user(message, f"msg_{uuid.uuid4().hex}")
         body: dict[str, Any] = {
+            "protocolVersion": PROTOCOL_VERSION,
             "threadId": self.id,
             "runId": run_id,
             "state": mirror.state if mirror.state is not None else {},

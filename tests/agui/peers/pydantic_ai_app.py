@@ -6,6 +6,11 @@ person's approval (``requires_approval=True``), so the run ends deferred and the
 tells it as an AG-UI interrupt. Once the call's result (or its denial) is in the history,
 the model streams "Done: " and that result as text.
 
+Asked to ship an order, it calls ``ship`` (``call_ship_N``), a tool that defers itself
+(``CallDeferred``): its result comes from outside, so a client that declares AG-UI 1.0
+hears the call in the ``pendingToolCallIds`` of a success outcome, and sends the result
+back as a tool message.
+
 Two routes serve the same agent: ``PATH`` keeps no history (the client's ``messages`` are
 the conversation), ``STORED_PATH`` keeps each thread's history in memory on the server.
 
@@ -19,7 +24,7 @@ import re
 import sys
 from collections.abc import AsyncIterator
 
-from pydantic_ai import Agent, DeferredToolRequests
+from pydantic_ai import Agent, CallDeferred, DeferredToolRequests
 from pydantic_ai.conversation_store import InMemoryConversationStore
 from pydantic_ai.messages import ModelMessage, ModelRequest, ToolReturnPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, DeltaToolCall, DeltaToolCalls, FunctionModel
@@ -50,6 +55,11 @@ async def _script(
         return
     prompts = [part for part in parts if isinstance(part, UserPromptPart)]
     order = _order(prompts[-1]) if prompts else 42
+    if prompts and "ship" in str(prompts[-1].content).lower():
+        yield f"Shipping order {order}."
+        args = json.dumps({"order_id": order})
+        yield {0: DeltaToolCall(name="ship", json_args=args, tool_call_id=f"call_ship_{order}")}
+        return
     yield f"Refunding order {order}."
     args = json.dumps({"order_id": order, "amount": AMOUNT})
     yield {0: DeltaToolCall(name="refund", json_args=args, tool_call_id=f"call_refund_{order}")}
@@ -65,6 +75,11 @@ def build_agent() -> Agent[None, str | DeferredToolRequests]:
     def refund(order_id: int, amount: float) -> dict[str, float]:
         """Refund an order."""
         return {"refunded": amount, "order_id": order_id}
+
+    @agent.tool_plain
+    def ship(order_id: int) -> str:
+        """Ship an order (the warehouse answers later)."""
+        raise CallDeferred(metadata={"warehouse": "north"})
 
     return agent
 
