@@ -229,11 +229,22 @@ async def test_an_answer_outside_the_schema_fails_and_a_corrected_one_goes_on(
     )
     (record,) = records(remote)
     assert record.result is None
+    # Refused before it did anything, so the server still waits: the pause stays open
+    # here, its card shown as it was, beside the refusal.
+    assert [c.id for c in remote.foreign] == [INTERRUPT_ID]
+    assert [i["id"] for i in remote.interrupts] == [INTERRUPT_ID]
+    view = remote.view
+    assert [card["id"] for card in view.pending] == [INTERRUPT_ID]
+    await until(lambda: view.status == "failed")
+    assert view.error is not None
+    assert "approved: missing" in view.error["message"]
 
     done = await remote.continue_with(answer(approved=True))
 
     assert done.status == "completed"
     assert record.result == {"refunded": 30.0, "order_id": 42}
+    assert remote.foreign == []
+    await until(lambda: view.pending == [])
 
 
 async def test_an_unknown_interrupt_id_fails_the_request(agent_url: str) -> None:

@@ -14,7 +14,7 @@ from pausepoint.interrupts import BINDING_METADATA_KEY
 from pausepoint.run import FailedEvent
 from pausepoint.transcript import AssistantMessage, ToolCall, UserMessage
 
-from .canned import FOREIGN_RUN, Canned, serving, stream
+from .canned import FOREIGN_RUN, Canned, refused, serving, stream
 from .test_remote import DONE, START, text, tool_call
 
 
@@ -214,3 +214,44 @@ def test_a_pending_tool_call_ids_that_is_not_a_list_of_ids_is_refused() -> None:
     assert "pendingToolCallIds is a list of call ids" in str(
         refusal(result, failed, "RUN_FINISHED")
     )
+
+
+UNBOUND = {"id": "ask-1", "reason": "input_required", "message": "Which warehouse?"}
+PAUSED = stream(
+    START,
+    *text("m1", "Which one?"),
+    {**DONE, "outcome": {"type": "interrupt", "interrupts": [UNBOUND]}},
+)
+
+
+async def test_a_continuation_that_failed_after_the_server_went_on_leaves_no_pause_open() -> None:
+    """Only a refusal before anything happened keeps the pauses: a run that failed after
+    the server took the answer and moved on waits on nothing."""
+    moved = stream(
+        START,
+        *text("m2", "Shipping from north."),
+        {"type": "RUN_ERROR", "message": "The warehouse is closed."},
+    )
+    with serving(Canned(PAUSED, moved).app()) as url:
+        remote = RemoteRun(url)
+        await remote.run("Ship order 7")
+        assert [c.id for c in remote.foreign] == ["ask-1"]
+
+        failed = await remote.continue_with([{"interruptId": "ask-1", "status": "resolved"}])
+
+    assert failed.status == "failed"
+    assert remote.foreign == []
+    assert remote.interrupts == []
+
+
+async def test_a_continuation_refused_with_an_http_error_keeps_the_pause_open() -> None:
+    with serving(Canned(PAUSED, refused(409, "stale")).app()) as url:
+        remote = RemoteRun(url)
+        await remote.run("Ship order 7")
+
+        failed = await remote.continue_with([{"interruptId": "ask-1", "status": "resolved"}])
+
+    assert failed.status == "failed"
+    assert failed.error is not None
+    assert "409" in failed.error.name
+    assert [c.id for c in remote.foreign] == ["ask-1"]

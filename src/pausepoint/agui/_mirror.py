@@ -52,6 +52,7 @@ from ..transcript.decisions import decision_of
 __all__ = ["UNSETTLED", "Ending", "Mirror"]
 
 UNSETTLED = "The server finished the run without a result for this call."
+_BEFORE_ANYTHING = frozenset({"RUN_STARTED", "RUN_ERROR"})
 
 
 @dataclass
@@ -101,6 +102,9 @@ class Mirror:
         self.request_id: str | None = None
         """The `runId` of the request being followed: its interrupts' bindings name it."""
         self._announced: list[dict[str, Any]] = []
+        self._before: tuple[list[ClassifiedInterrupt], list[ClassifiedInterrupt]] = ([], [])
+        self._moved = False
+        """Whether the stretch being followed has done anything (an event past its start)."""
         self._draft: _Draft | None = None
         self._records: dict[str, ToolCall] = {
             item.id: item for item in prompt.items if isinstance(item, ToolCall)
@@ -116,13 +120,24 @@ class Mirror:
         foreign interrupts of the last one are gone."""
         self.thread_id, self.request_id = thread_id, request_id
         self.ending = None
+        self._before = (self.heard, self.foreign)
+        self._moved = False
         self.heard = []
         self.foreign = []
         self._announced = []
 
+    def refused(self) -> None:
+        """The stretch failed before the server did anything (its RUN_ERROR, or an HTTP
+        refusal, came first): the server still waits on the pauses it waited on, so they
+        stay open here, shown as they were."""
+        if not self._moved:
+            self.heard, self.foreign = self._before
+
     def hear(self, event: Mapping[str, Any]) -> list[Event]:
         """Take in one AG-UI event; the pausepoint events of what it changed."""
         kind = event.get("type")
+        if kind not in _BEFORE_ANYTHING:
+            self._moved = True
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         return handler(self, event) if handler is not None else []
 

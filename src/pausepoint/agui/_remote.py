@@ -656,6 +656,7 @@ class RemoteRun:
             self._settle_calls(self._stop)
         elif failure is not None:
             status, error = "failed", describe(failure)
+            self._mirror.refused()
         elif ending is None:
             status = "failed"
             error = ErrorInfo(
@@ -664,6 +665,8 @@ class RemoteRun:
             )
         else:
             status, error = ending.status, ending.error  # type: ignore[assignment]
+            if status == "failed":
+                self._mirror.refused()
         self._status = status
         result = AgentRunResult(status, self.prompt, self.pending, error)
         self._result = result
