@@ -88,6 +88,9 @@ export interface PendingCard {
   aguiReason?: string | null;
   /** Why this card cannot be answered here, for people (set when `canResolve` is false). */
   readOnlyReason?: string | null;
+  /** The producer whose pause this card was read from by its shape, for a pause without
+   * pausepoint's binding (a remote run's Pydantic AI approval): "Read from ...'s pause". */
+  readFrom?: string | null;
   data: Json;
   toolCallId: string | null;
   toolName: string | null;

@@ -101,3 +101,23 @@ describe("remoteOf and hostOf", () => {
     expect(hostOf("not an address")).toBe("not an address");
   });
 });
+
+describe("a pause read from another producer's shape", () => {
+  it("is an answerable card that says where it was read from and what nothing vouches for", () => {
+    const read = { ...approvalCard, readFrom: "Pydantic AI" };
+    const { view, done } = setup({ status: "interrupted", items: [], pending: [read], meta: remoteMeta });
+    const card = view.get("pp-card");
+    const line = view.get("pp-read-from");
+    expect(line.textContent).toBe("Read from Pydantic AI's pause");
+    expect(line.getAttribute("title")).toContain("without pausepoint's binding");
+    expect(card.querySelector('[data-testid="pp-approve"]')).not.toBeNull();
+    expect(card.getAttribute("data-readonly")).toBe("false");
+    done();
+  });
+
+  it("is not said of a pause with pausepoint's binding", () => {
+    const { view, done } = setup({ status: "interrupted", items: [], pending: [approvalCard], meta: remoteMeta });
+    expect(view.q("pp-read-from")).toBeNull();
+    done();
+  });
+});

@@ -6,8 +6,9 @@ to ``refund``, a tool declared ``requires_approval=True``; the run ends deferred
 adapter tells it as AG-UI 1.0 does: RUN_FINISHED with an ``interrupt`` outcome whose
 interrupt has id ``int-<toolCallId>``, reason ``tool_call`` and a response schema asking
 for ``approved`` (``editedArgs`` and ``reason`` optional). It carries no pausepoint
-binding, so RemoteRun lists it and shows it read-only, and AG-UI resume entries
-(`continue_with`) answer it. uvicorn serves the app on a free 127.0.0.1 port in a thread.
+binding, but RemoteRun reads its shape: an approval card answered here (`resume`,
+`reject`, `respond`) in Pydantic AI's own words; AG-UI resume entries (`continue_with`)
+answer it too. uvicorn serves the app on a free 127.0.0.1 port in a thread.
 
 Every test runs against both of the app's routes: one where the client's ``messages``
 are the whole conversation (so the resume only works because RemoteRun sends the
@@ -30,7 +31,7 @@ from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import ToolCall
 from pausepoint.agui import RemoteRun
-from pausepoint.errors import NoPendingInterruptError, RunSuspendedError, UsageError
+from pausepoint.errors import RunSuspendedError, UsageError
 from pausepoint.transcript import AssistantMessage, UserMessage
 
 __all__ = ["comms"]
@@ -104,7 +105,7 @@ async def test_an_approval_is_an_interrupt_outcome_shown_read_only_and_continued
         "refund",
         {"order_id": 42, "amount": 30.0},
     )
-    assert [r.status for r in records(remote)] == ["running"]
+    assert [r.status for r in records(remote)] == ["interrupted"]
     # What the adapter sent: the pause is RUN_FINISHED's interrupt outcome, nothing else.
     finished = remote.events[-1]
     assert finished["type"] == "RUN_FINISHED"
@@ -117,19 +118,21 @@ async def test_an_approval_is_an_interrupt_outcome_shown_read_only_and_continued
     assert interrupt["toolCallId"] == CALL_ID
     assert interrupt["message"] == 'Approve refund({"order_id":42,"amount":30.0})?'
     assert interrupt["responseSchema"] == APPROVAL_SCHEMA
-    # No pausepoint binding: listed and shown, but not a pause resume() can answer.
-    assert remote.pending == ()
-    (foreign,) = remote.foreign
-    assert (foreign.id, foreign.kind, foreign.can_resolve) == (INTERRUPT_ID, "unbound", False)
-    with pytest.raises(NoPendingInterruptError):
-        await remote.resume(True)
+    # No pausepoint binding, but the shape of Pydantic AI's approval: a card answered
+    # here, which says where it was read from.
+    assert remote.foreign == []
+    (pending,) = remote.pending
+    assert (pending.id, pending.kind, pending.tool_call) == (INTERRUPT_ID, "tool-approval", record)
+    assert remote.read_from(INTERRUPT_ID) == "Pydantic AI"
     (card,) = remote.view.pending
-    assert card["id"] == INTERRUPT_ID
-    assert card["canResolve"] is False
-    assert card["readOnlyReason"]
-    assert card["toolCallId"] == CALL_ID
+    assert (card["id"], card["kind"], card["canResolve"]) == (INTERRUPT_ID, "tool-approval", True)
+    assert (card["readFrom"], card["toolCallId"], card["toolName"]) == (
+        "Pydantic AI",
+        CALL_ID,
+        "refund",
+    )
 
-    done = await remote.continue_with(answer(approved=True))
+    done = await remote.resume(True)
 
     assert (done.status, remote.status) == ("completed", "completed")
     continued = since_last_start(remote)
@@ -231,7 +234,7 @@ async def test_an_answer_outside_the_schema_fails_and_a_corrected_one_goes_on(
     assert record.result is None
     # Refused before it did anything, so the server still waits: the pause stays open
     # here, its card shown as it was, beside the refusal.
-    assert [c.id for c in remote.foreign] == [INTERRUPT_ID]
+    assert [p.id for p in remote.pending] == [INTERRUPT_ID]
     assert [i["id"] for i in remote.interrupts] == [INTERRUPT_ID]
     view = remote.view
     assert [card["id"] for card in view.pending] == [INTERRUPT_ID]
@@ -243,7 +246,6 @@ async def test_an_answer_outside_the_schema_fails_and_a_corrected_one_goes_on(
 
     assert done.status == "completed"
     assert record.result == {"refunded": 30.0, "order_id": 42}
-    assert remote.foreign == []
     await until(lambda: view.pending == [])
 
 
@@ -340,3 +342,52 @@ async def test_a_deferred_call_saved_and_loaded_in_a_new_kernel_is_completed_the
     done = await loaded.complete("call_ship_7", "left the dock")
     assert done.status == "completed"
     assert texts(loaded)[-1] == ("assistant", "Done: left the dock")
+
+
+async def test_a_decline_from_the_card_is_pydantic_ais_own_denial_with_the_reason(
+    agent_url: str,
+) -> None:
+    remote = RemoteRun(agent_url)
+    await remote.run(ASK)
+
+    done = await remote.reject("Order 42 was a gift.")
+
+    assert done.status == "completed"
+    (record,) = records(remote)
+    assert record.status == "rejected"
+    assert record.error is not None
+    assert record.error.message == "Order 42 was a gift."
+    # Sent as `approved: false` with the reason, so the model read the reason itself
+    # (a `cancelled` entry would have reached it as "Cancelled by user.").
+    assert texts(remote)[-1] == ("assistant", "Done: Order 42 was a gift.")
+
+
+async def test_a_response_in_words_reaches_pydantic_ais_model_and_the_tool_never_runs(
+    agent_url: str,
+) -> None:
+    remote = RemoteRun(agent_url)
+    await remote.run(ASK)
+
+    done = await remote.respond("Only half: it arrived damaged.")
+
+    assert done.status == "completed"
+    (record,) = records(remote)
+    assert (record.status, record.result) == ("responded", "Only half: it arrived damaged.")
+    assert texts(remote)[-1] == ("assistant", "Done: Only half: it arrived damaged.")
+
+
+async def test_edited_arguments_from_the_card_are_what_pydantic_ais_tool_runs_with(
+    agent_url: str, tmp_path: Path
+) -> None:
+    remote = RemoteRun(agent_url)
+    await remote.run(ASK)
+    # Saved and loaded in a new kernel, the pause is still read from its shape.
+    loaded = RemoteRun.load(remote.save(tmp_path / "refund.json"))
+    assert loaded.read_from(INTERRUPT_ID) == "Pydantic AI"
+
+    done = await loaded.resume({"approved": True, "editedArgs": {"order_id": 42, "amount": 12.5}})
+
+    assert done.status == "completed"
+    (record,) = records(loaded)
+    assert record.result == {"refunded": 12.5, "order_id": 42}
+    assert texts(loaded)[-1] == ("assistant", 'Done: {"refunded":12.5,"order_id":42}')

@@ -467,9 +467,25 @@ def shown_read_only(cell: int, question: str) -> Click:
     return check
 
 
+def approve_read_from_its_shape(cell: int) -> Click:
+    """Pydantic AI's approval: a card read from its shape, approved with a click."""
+
+    def click(nb: Any) -> None:
+        card = card_in(nb, cell, "tool-approval")
+        expect(card).to_contain_text("Approve cancel_subscription")
+        expect(card.get_by_test_id("pp-read-from")).to_have_text("Read from Pydantic AI's pause")
+        nb.screenshot(f"nb09-shape-{cell}")
+        card.get_by_test_id("pp-approve").click()
+        status_in(nb, cell, "completed")
+        expect(nb.output(cell).get_by_test_id("pp-decision").last).to_contain_text("Approved")
+
+    return click
+
+
 def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSaved) -> None:
-    """The LangGraph and Pydantic AI pauses show read-only while they wait; the served run
-    of "Your turn" is approved in its card, and the RemoteRun in the kernel completes."""
+    """The LangGraph pause shows read-only while it waits; Pydantic AI's approval, read
+    from its shape, is approved on its card; the served run of "Your turn" is approved in
+    its card, and the RemoteRun in the kernel completes."""
 
     def approve(nb: Any) -> None:
         card = card_in(nb, 36, "tool-approval")
@@ -487,10 +503,12 @@ def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSav
         nb,
         {
             25: shown_read_only(25, "Refund 30.00 on order 42?"),
-            32: shown_read_only(32, "Approve cancel_subscription"),
+            32: approve_read_from_its_shape(32),
             36: approve,
         },
     )
+
+    expect(nb.output(34).last).to_contain_text("completed - Done: subscription 314 cancelled.")
 
     expect(nb.output(37).last).to_contain_text("completed - Done: refunded 12.50 for order 7.")
     kernel_says(nb, "KERNEL completed | Done: refunded 12.50 for order 7.")

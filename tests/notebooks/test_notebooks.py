@@ -524,7 +524,7 @@ def test_remote_agents_drives_langgraph_and_pydantic_ai(executed: Execute) -> No
     assert TO_INSTALL[1] not in text(cell_with(nb, "HAS_PYDANTIC_AI = True"))
     billing = text(cell_with(nb, "billing_run = RemoteRun("))
     assert billing.startswith('interrupted - Approve cancel_subscription({"subscription":314})?\n')
-    assert text(cell_with(nb, "billing_run.continue_with(")) == (
+    assert text(cell_with(nb, "billing_run.resume(True)")) == (
         "completed - Done: subscription 314 cancelled.\n"
     )
     said = {view["items"][0]["text"]: assistant_texts(view) for view in views(nb)}

@@ -231,6 +231,12 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
     </div>
     ${cardHasHidden(card) ? html`<${HiddenWarning} what="card" />` : null}
     <p class="pp-card-message"><${Revealed} text=${card.message} /></p>
+    ${
+      card.readFrom
+        ? html`<p class="pp-read-from pp-muted" data-testid="pp-read-from"
+            title="It came without pausepoint's binding, so nothing vouches that it belongs to this run or that its schema is the one its server checks; your answer is checked here against the schema it came with, and again by its server">Read from ${revealText(card.readFrom)}'s pause</p>`
+        : null
+    }
     ${body}
     ${answer.error ? html`<${AnswerError} error=${answer.error} within=${within} />` : null}
   </article>`;

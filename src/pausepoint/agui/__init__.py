@@ -20,7 +20,10 @@ module:agent`` serves an agent from the command line.
 
 `RemoteRun(url)` is the other direction: an agent served over AG-UI (by pausepoint or any
 other framework), run, shown and answered from the notebook like a local run, within
-`RemoteLimits` (the stream it reads is anyone's). `serve(agent)`
+`RemoteLimits` (the stream it reads is anyone's). A pause without pausepoint's binding is
+shown read-only unless a shape reader knows it (built in: Pydantic AI's approvals;
+`register_shape` adds one): then its card is answered here, in its producer's own words.
+`serve(agent)`
 (or `serve(asgi_app)`) serves from a background thread, for a notebook that talks to it.
 
 `tool_definitions(agent)` lists what a TanStack AI web client declares for the agent's
@@ -39,6 +42,7 @@ from pausepoint.agui._remote import RemoteRun
 from pausepoint.agui._remote_limits import RemoteLimits
 from pausepoint.agui._serve import Serving, serve
 from pausepoint.agui._server import app, bearer
+from pausepoint.agui._shapes import Shape, ShapeReader, register_shape
 from pausepoint.agui._stream import events
 from pausepoint.agui._tools import tool_definitions
 from pausepoint.agui._translate import error_code
@@ -49,6 +53,8 @@ __all__ = [
     "RemoteLimits",
     "RemoteRun",
     "Serving",
+    "Shape",
+    "ShapeReader",
     "ThreadAccess",
     "app",
     "bearer",
@@ -57,6 +63,7 @@ __all__ = [
     "events",
     "message_id",
     "owner_only",
+    "register_shape",
     "serve",
     "snapshot_messages",
     "tool_definitions",

@@ -48,6 +48,7 @@ from ..transcript import (
     utc_now,
 )
 from ..transcript.decisions import decision_of
+from ._shapes import Shape, read_shape
 
 __all__ = ["UNSETTLED", "Ending", "Mirror"]
 
@@ -96,6 +97,8 @@ class Mirror:
         """The interrupts the latest stretch ended with, answerable here or not."""
         self.foreign: list[ClassifiedInterrupt] = []
         """The open interrupts this client cannot answer: shown, never answered here."""
+        self.shaped: dict[str, Shape] = {}
+        """The pauses of other producers answered here, read from their shape, by id."""
         self.ending: Ending | None = None
         self.thread_id: str | None = None
         """The thread of the request being followed: its run events must name it."""
@@ -126,12 +129,33 @@ class Mirror:
         self.foreign = []
         self._announced = []
 
-    def refused(self) -> None:
-        """The stretch failed before the server did anything (its RUN_ERROR, or an HTTP
-        refusal, came first): the server still waits on the pauses it waited on, so they
-        stay open here, shown as they were."""
-        if not self._moved:
-            self.heard, self.foreign = self._before
+    def reshape(self) -> None:
+        """Read again the shapes of the heard interrupts that wait here (a loaded run)."""
+        for classified in self.heard:
+            found = self.prompt.find_interrupt(classified.id)
+            shape = read_shape(classified.interrupt) if classified.kind == "unbound" else None
+            if found is not None and shape is not None:
+                self.shaped[classified.id] = shape
+
+    def refused(self, sent: list[dict[str, Any]]) -> list[tuple[ToolCall, InterruptEntry]]:
+        """The stretch failed; if it did before the server did anything (its RUN_ERROR,
+        or an HTTP refusal, came first), the server still waits on the pauses it waited
+        on, so they stay open here, shown as they were, and the answers `sent` (resume
+        entries) were not taken: those recorded here are taken back, each pause waiting
+        again. Those pauses."""
+        if self._moved:
+            return []
+        self.heard, self.foreign = self._before
+        reopened = []
+        for wire in sent:
+            found = self.prompt.find_interrupt(str(wire.get("interruptId")))
+            if found is not None and found[1].resolution is not None:
+                record, entry = found
+                entry.resolution = None
+                record.status = "interrupted"
+                record.ended_at = None
+                reopened.append(found)
+        return reopened
 
     def hear(self, event: Mapping[str, Any]) -> list[Event]:
         """Take in one AG-UI event; the pausepoint events of what it changed."""
@@ -437,10 +461,15 @@ class Mirror:
         interrupt = classified.interrupt
         record = self._records.get(str(interrupt.get("toolCallId") or ""))
         answerable = classified.can_resolve and classified.kind in ("tool-approval", "generic")
-        if not answerable or record is None or not _in_current_turn(self.prompt, record):
+        here = record is not None and _in_current_turn(self.prompt, record)
+        shape = read_shape(interrupt) if here and classified.kind == "unbound" else None
+        if not here or not (answerable or shape is not None):
             self.foreign.append(classified)
             return []
-        entry = _entry(classified, interrupt)
+        assert record is not None
+        entry = _entry(shape.kind if shape is not None else classified.kind, interrupt)
+        if shape is not None:
+            self.shaped[entry.id] = shape
         if any(e.id == entry.id for e in record.interrupts):
             return []  # the same pause, announced again
         record.interrupts.append(entry)
@@ -448,11 +477,11 @@ class Mirror:
         return [InterruptedEvent(record, entry)]
 
 
-def _entry(classified: ClassifiedInterrupt, interrupt: Mapping[str, Any]) -> InterruptEntry:
+def _entry(kind: str, interrupt: Mapping[str, Any]) -> InterruptEntry:
     metadata = interrupt.get("metadata")
     data = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, Mapping) else None
     schema = interrupt.get("responseSchema")
-    approval = classified.kind == "tool-approval"
+    approval = kind == "tool-approval"
     return InterruptEntry(
         id=str(interrupt["id"]),
         kind="tool-approval" if approval else "generic",

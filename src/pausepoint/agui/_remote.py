@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from .._json import check_text, json_size, to_json_value
 from ..actions import Action, Rejection
 from ..errors import (
+    RemoteProtocolError,
     RunBusyError,
     RunSuspendedError,
     UsageError,
@@ -39,6 +40,7 @@ from ..run import (
     EventName,
     Events,
     FailedEvent,
+    InterruptedEvent,
     LiveView,
     OnRecorded,
     PendingInterrupt,
@@ -67,7 +69,7 @@ from ..transcript import (
 from ..transcript.decisions import parse_approval, respond_answer
 from ._mirror import Mirror
 from ._remote_answers import check_edits, input_schemas, resume_entries, target
-from ._remote_http import Connection, follow
+from ._remote_http import Connection, RemoteRefused, follow
 from ._remote_http import failure as describe
 from ._remote_limits import RemoteLimits
 from ._remote_saved import SavedRemoteRun, read, write
@@ -156,6 +158,8 @@ class RemoteRun:
         self._stop: Cancellation | None = None
         self._answers: dict[str, dict[str, Any]] = {}
         """Answers recorded here and not yet delivered, by interrupt id."""
+        self._sent: list[dict[str, Any]] = []
+        """The resume entries of the request being (or last) followed."""
         self._task: asyncio.Task[AgentRunResult] | None = None
         self._view: LiveView | None = None
 
@@ -220,6 +224,12 @@ class RemoteRun:
         own = {p.id for p in self.pending}
         answerable = [dict(c.interrupt) for c in self._mirror.heard if c.interrupt.get("id") in own]
         return answerable + [dict(c.interrupt) for c in self._mirror.foreign]
+
+    def read_from(self, interrupt_id: str) -> str | None:
+        """The producer whose pause `interrupt_id` was read from by its shape (a card
+        that says so), or None for a pause with pausepoint's binding."""
+        shape = self._mirror.shaped.get(interrupt_id)
+        return shape.source if shape is not None else None
 
     @property
     def deferred(self) -> list[ToolCall]:
@@ -311,6 +321,7 @@ class RemoteRun:
             )
         self._loop = asyncio.get_running_loop()
         body = self._body(message, entries, forwarded_props)
+        self._sent = list(entries or [])
         self._stream = asyncio.ensure_future(
             follow(
                 self._connection,
@@ -379,7 +390,11 @@ class RemoteRun:
             if approval.payload is not None:  # a response in words (Respond)
                 payload["payload"] = approval.payload
         resolution = ResumeResolution(data=value, by=by)
-        wire = {"interruptId": entry.id, "status": "resolved", "payload": payload}
+        shape = self._mirror.shaped.get(entry.id)
+        if shape is not None:  # another producer's pause: its answer in its own words
+            wire = shape.resolve(value)
+        else:
+            wire = {"interruptId": entry.id, "status": "resolved", "payload": payload}
         return await self._answer(record, entry, resolution, wire, on_recorded)
 
     async def respond(
@@ -445,17 +460,23 @@ class RemoteRun:
         by: AnsweredBy = "code",
     ) -> AgentRunResult:
         """Decline an answerable pause; the server's model sees the reason. Sent as a
-        `cancelled` resume entry with the reason in its metadata."""
+        `cancelled` resume entry with the reason in its metadata, or, for a pause read
+        from another producer's shape, as that producer's own refusal."""
         if self.busy:
             raise RunBusyError("The remote run is executing; answer once it has paused.")
         record, entry = target(self.prompt, self._mirror.foreign, interrupt)
         info = as_error_info(error, max_bytes=self.agent.max_answer_bytes)
         resolution = RejectResolution(error=info, by=by)
-        wire = {
-            "interruptId": entry.id,
-            "status": "cancelled",
-            "metadata": {"reason": info.message},
-        }
+        shape = self._mirror.shaped.get(entry.id)
+        wire = (
+            shape.decline(info.message)
+            if shape is not None
+            else {
+                "interruptId": entry.id,
+                "status": "cancelled",
+                "metadata": {"reason": info.message},
+            }
+        )
         return await self._answer(record, entry, resolution, wire, on_recorded)
 
     async def cancel(self, reason: str | None = None) -> AgentRunResult | None:
@@ -558,6 +579,7 @@ class RemoteRun:
         mirror.run_id = saved.run_id
         mirror.heard = [classify(i) for i in saved.heard]
         mirror.foreign = [classify(i) for i in saved.foreign]
+        mirror.reshape()
         run._mirror = mirror
         run._answers = dict(saved.unsent)
         run._status = saved.status
@@ -656,7 +678,8 @@ class RemoteRun:
             self._settle_calls(self._stop)
         elif failure is not None:
             status, error = "failed", describe(failure)
-            self._mirror.refused()
+            if isinstance(failure, RemoteRefused | RemoteProtocolError):
+                await self._reopen()  # the server answered, refusing (not a lost connection)
         elif ending is None:
             status = "failed"
             error = ErrorInfo(
@@ -666,7 +689,7 @@ class RemoteRun:
         else:
             status, error = ending.status, ending.error  # type: ignore[assignment]
             if status == "failed":
-                self._mirror.refused()
+                await self._reopen()
         self._status = status
         result = AgentRunResult(status, self.prompt, self.pending, error)
         self._result = result
@@ -682,6 +705,14 @@ class RemoteRun:
             await self._emit(CancelledEvent(self._stop, result))
         await self._emit(RunFinishedEvent(result))
         return result
+
+    async def _reopen(self) -> None:
+        """A stretch that failed: if the server refused it before doing anything, the
+        answers it carried were not taken, so their pauses wait here again (to answer
+        anew, not to send the refused answer again)."""
+        for record, entry in self._mirror.refused(self._sent):
+            self._answers.pop(entry.id, None)
+            await self._emit(InterruptedEvent(record, entry))
 
     def _settle_calls(self, stop: Cancellation) -> None:
         """Calls still running when the stream was closed: their outcome is unknown here."""

@@ -94,6 +94,11 @@ class ApprovalAnswer:
     edited_args: dict[str, Any] | None = None
     payload: Any = None
 
+    @property
+    def response(self) -> str | None:
+        """The words of a response (Respond) instead of running the action, if it is one."""
+        return None if self.approved else _response(self.payload)
+
 
 def parse_approval(data: JsonValue) -> ApprovalAnswer:
     """Read a tool-approval answer; raises `InvalidResolutionError` for any other shape."""

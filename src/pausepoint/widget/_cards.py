@@ -70,10 +70,15 @@ class Card:
     expires_at: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     """What only some cards carry: `validatedArgs` / `argsProblems` of an approval."""
+    read_from: str | None = None
+    """The producer whose pause this card was read from by its shape (no binding)."""
 
     @classmethod
-    def own(cls, pending: PendingInterrupt, action: Action | None) -> Card:
-        """A pause of this run, answerable here."""
+    def own(
+        cls, pending: PendingInterrupt, action: Action | None, read_from: str | None = None
+    ) -> Card:
+        """A pause of this run, answerable here (`read_from`: the producer whose pause it
+        was read from, for one without pausepoint's binding)."""
         entry, record = pending.interrupt, pending.tool_call
         approval = entry.kind == "tool-approval"
         reasons: dict[str, AguiReason] = {
@@ -97,6 +102,7 @@ class Card:
             created_at=entry.created_at.isoformat(),
             expires_at=entry.expires_at.isoformat() if entry.expires_at else None,
             extra=validated_arguments(action, record.effective_input) if approval else {},
+            read_from=read_from,
         )
 
     @classmethod
@@ -162,6 +168,7 @@ class Card:
             "responseSchema": self.response_schema,
             "createdAt": self.created_at,
             "expiresAt": self.expires_at,
+            "readFrom": self.read_from,
             **self.extra,
         }
 
@@ -174,9 +181,11 @@ def _input_schema(pending: PendingInterrupt, action: Action | None) -> dict[str,
     return dict(pending.input_schema) if pending.input_schema is not None else None
 
 
-def card_for(pending: PendingInterrupt, action: Action | None) -> dict[str, Any]:
+def card_for(
+    pending: PendingInterrupt, action: Action | None, read_from: str | None = None
+) -> dict[str, Any]:
     """The wire card of one pending interrupt of this run."""
-    return Card.own(pending, action).wire()
+    return Card.own(pending, action, read_from).wire()
 
 
 def foreign_card(

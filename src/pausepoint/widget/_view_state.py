@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..run import (
@@ -64,7 +65,9 @@ def load_line(run: ViewedRun) -> str:
 def own_cards(run: ViewedRun) -> list[dict[str, Any]]:
     """The cards of the run's own pending interrupts, whole."""
     actions = run.agent.actions
-    return [card_for(p, actions.get(p.tool_call.name)) for p in run.pending]
+    # A remote run says which of its pauses it read from another producer's shape.
+    read_from: Callable[[str], str | None] = getattr(run, "read_from", lambda _: None)
+    return [card_for(p, actions.get(p.tool_call.name), read_from(p.id)) for p in run.pending]
 
 
 def edited_items(run: ViewedRun) -> list[int]:

@@ -1,0 +1,107 @@
+"""Other producers' pauses read as cards. An AG-UI interrupt without a pausepoint binding
+is shown read-only, unless a shape reader knows it: the reader says what card it is and
+how an answer goes back in that producer's own words (its resume entry).
+
+What a card read from a shape can promise is less than a bound pause: nothing vouches
+that the interrupt belongs to the run it came with, or that its schema is the one its
+producer checks. So it says where it was read from; the answer is checked here against
+the schema the interrupt came with, and the server checks it again.
+
+Readers are tried newest first; `register_shape` adds one. Built in: Pydantic AI's tool
+approvals (`int-<toolCallId>`, reason `tool_call`, answered `{approved, editedArgs?,
+reason?}`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..errors import UsageError
+from ..transcript.decisions import parse_approval
+
+__all__ = ["Shape", "ShapeReader", "read_shape", "register_shape"]
+
+logger = logging.getLogger("pausepoint")
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What a reader made of one interrupt.
+
+    `source` names its producer for the card ("Pydantic AI" reads "read from Pydantic
+    AI's pause"). `kind` is the card: a tool approval (Approve, Edit arguments, Respond,
+    Reject) on the call named by the interrupt's `toolCallId`. `resolve(answer)` is the
+    resume entry for an approval's checked answer (`{"approved", "editedArgs"?}`, or a
+    response in words); `decline(reason)` the entry for Reject.
+    """
+
+    source: str
+    kind: Literal["tool-approval"]
+    resolve: Callable[[Any], dict[str, Any]]
+    decline: Callable[[str], dict[str, Any]]
+
+
+ShapeReader = Callable[[Mapping[str, Any]], Shape | None]
+"""Reads one AG-UI interrupt (a wire dict): its `Shape`, or None for one it does not know."""
+
+
+def pydantic_ai_approval(interrupt: Mapping[str, Any]) -> Shape | None:
+    """A Pydantic AI tool that requires approval, as its AG-UI adapter sends it."""
+    call_id, interrupt_id = interrupt.get("toolCallId"), interrupt.get("id")
+    schema = interrupt.get("responseSchema")
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if (
+        interrupt.get("reason") != "tool_call"
+        or not isinstance(call_id, str)
+        or interrupt_id != f"int-{call_id}"
+        or not isinstance(properties, Mapping)
+        or "approved" not in properties
+    ):
+        return None
+
+    def entry(payload: dict[str, Any]) -> dict[str, Any]:
+        return {"interruptId": interrupt_id, "status": "resolved", "payload": payload}
+
+    def resolve(answer: Any) -> dict[str, Any]:
+        approval = parse_approval(answer)
+        words = approval.response
+        if words is not None:  # Respond: a denial whose reason the model reads
+            return entry({"approved": False, "reason": words})
+        payload: dict[str, Any] = {"approved": approval.approved}
+        if approval.edited_args is not None:
+            payload["editedArgs"] = approval.edited_args
+        return entry(payload)
+
+    def decline(reason: str) -> dict[str, Any]:
+        # Pydantic AI's own denial with a reason; a `cancelled` entry would drop it.
+        return entry({"approved": False, "reason": reason})
+
+    return Shape("Pydantic AI", "tool-approval", resolve, decline)
+
+
+_READERS: list[ShapeReader] = [pydantic_ai_approval]
+
+
+def register_shape(reader: ShapeReader) -> ShapeReader:
+    """Add a shape reader, tried before those there are; returns it (a decorator)."""
+    if not callable(reader):
+        raise UsageError(f"A shape reader is a function of an interrupt, not {reader!r}.")
+    _READERS.insert(0, reader)
+    return reader
+
+
+def read_shape(interrupt: Mapping[str, Any]) -> Shape | None:
+    """The shape the first reader that knows `interrupt` makes of it. A reader that
+    raises is skipped (and logged): the interrupt then stays read-only."""
+    for reader in list(_READERS):
+        try:
+            shape = reader(interrupt)
+        except Exception:
+            logger.exception("pausepoint: the shape reader %r failed", reader)
+            continue
+        if shape is not None:
+            return shape
+    return None
