@@ -108,3 +108,37 @@ async def test_a_reader_that_raises_is_skipped_and_the_pause_stays_read_only(
 def test_register_shape_takes_a_function() -> None:
     with pytest.raises(UsageError, match="function of an interrupt"):
         register_shape(42)  # type: ignore[arg-type]
+
+
+async def test_an_answer_the_server_refuses_is_taken_back_and_the_card_waits_again() -> None:
+    register_shape(review)
+    refusing = refused_first("The review service is read-only today.")
+    server = Canned(paused, refusing, stream(START, *text("m2", "Sent."), DONE))
+    with serving(server.app()) as url:
+        remote = RemoteRun(url)
+        await remote.run("Invoice ACME")
+
+        refused = await remote.resume(True)
+
+        assert refused.status == "failed"
+        assert refused.error is not None
+        assert refused.error.message == "The review service is read-only today."
+        # Not taken by the server, so not recorded here: the same card waits again.
+        (pending,) = remote.pending
+        assert pending.id == "hr-1"
+        assert pending.interrupt.resolution is None
+        assert pending.tool_call.status == "interrupted"
+        assert [card["id"] for card in remote.view.pending] == ["hr-1"]
+
+        done = await remote.resume(True)
+
+    assert done.status == "completed"
+    # The refused answer was not sent again beside the new one.
+    assert server.bodies[-1]["resume"] == [
+        {"interruptId": "hr-1", "status": "resolved", "payload": {"verdict": "yes"}}
+    ]
+
+
+def refused_first(message: str) -> Any:
+    """A reply that refuses the request before doing anything: RUN_STARTED, RUN_ERROR."""
+    return stream(START, {"type": "RUN_ERROR", "message": message})
