@@ -20,7 +20,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 from tests.browser.helpers import Lab, Notebook, _free_port
-from tests.browser.test_lab import _card, _expect_status, _kernel_says
+from tests.browser.test_notebook7 import approve_the_quickstart
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = "notebooks/01-quickstart.ipynb"
@@ -127,26 +127,8 @@ def _page(browser: Any, url: str) -> Any:
 
 
 def _approve_the_quickstart(nb: Notebook, label: str) -> None:
-    """Run the quickstart down to its run, click Approve, see the run complete in the view
-    and in the kernel."""
     nb.wait_kernel_idle(timeout=120_000)
-    nb.page.evaluate(
-        """() => {
-            const panel = window.jupyterapp.shell.currentWidget;
-            panel.content.activeCellIndex = 8;
-            window.jupyterapp.commands.execute('notebook:run-all-above');
-        }"""
-    )
-    nb.run_cell(8)
-    card = _card(nb, "tool-approval")
-    expect(card).to_contain_text("refund_order")
-    card.scroll_into_view_if_needed()
-    nb.screenshot(f"{label}-card")
-    card.get_by_test_id("pp-approve").click()
-    _expect_status(nb, "completed")
-    expect(nb.widget()).to_contain_text("Done: refund_order returned refunded 35.00 for order 42.")
-    _kernel_says(nb, 10, "completed")
-    nb.screenshot(f"{label}-completed")
+    approve_the_quickstart(nb, label)
 
 
 def test_the_address_make_demo_prints_opens_the_quickstart_and_its_card_answers(

@@ -53,6 +53,8 @@ from ..run import (
     as_error_info,
     blocking,
     derive_state,
+    response_to,
+    response_words,
     run_display,
 )
 from ..transcript import (
@@ -66,7 +68,7 @@ from ..transcript import (
     ToolCall,
     new_id,
 )
-from ..transcript.decisions import parse_approval, respond_answer
+from ..transcript.decisions import parse_approval
 from ._mirror import Mirror
 from ._remote_answers import check_edits, input_schemas, resume_entries, target
 from ._remote_http import Connection, RemoteRefused, follow
@@ -407,18 +409,10 @@ class RemoteRun:
     ) -> AgentRunResult:
         """Answer a tool approval with `words` instead of running the action, as
         `AgentRun.respond` does: the server's model reads them as the call's outcome."""
-        words = check_text(words, "The response")
-        if not words.strip():
-            raise UsageError("A response needs words; to decline without any, use reject().")
+        words = response_words(words)
         _, entry = target(self.prompt, self._mirror.foreign, interrupt)
-        if entry.kind != "tool-approval":
-            raise UsageError(
-                f"respond() answers a tool approval; {entry.id!r} is a {entry.kind} pause. "
-                "Answer it with resume(...) or reject(...)."
-            )
-        return await self.resume(
-            respond_answer(words), interrupt=entry.id, on_recorded=on_recorded, by=by
-        )
+        answer = response_to(entry, words)
+        return await self.resume(answer, interrupt=entry.id, on_recorded=on_recorded, by=by)
 
     async def complete(
         self, call: str, result: Any, *, on_recorded: OnRecorded | None = None

@@ -2,6 +2,7 @@
 
 from ._accept import DEFAULT_MAX_ANSWER_BYTES, accept_answer, as_error_info
 from ._agent import Agent
+from ._answering import response_to, response_words
 from ._asked import AskedUnder, NamePause, asked_under
 from ._debug import Breakpoint, BreakpointAction, Debugger
 from ._display import (
@@ -87,5 +88,7 @@ __all__ = [
     "fork_name",
     "register_display",
     "register_display_loader",
+    "response_to",
+    "response_words",
     "run_display",
 ]

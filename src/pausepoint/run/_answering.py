@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from ._agent import Agent
     from ._debug import Debugger
 
-__all__ = ["Answer", "Answering", "OnRecorded"]
+__all__ = ["Answer", "Answering", "OnRecorded", "response_to", "response_words"]
 
 Answer = tuple[ToolCall, InterruptEntry, Resolution]
 OnRecorded = Callable[[], object]
@@ -195,16 +195,10 @@ class Answering:
         by: AnsweredBy = "code",
         continue_run: bool = True,
     ) -> AgentRunResult:
-        words = check_text(words, "The response")
-        if not words.strip():
-            raise UsageError("A response needs words; to decline without any, use reject().")
+        words = response_words(words)
         _, entry = self.target(interrupt)
-        if entry.kind != "tool-approval":
-            raise UsageError(
-                f"respond() answers a tool approval; {entry.id!r} is a {entry.kind} pause. "
-                "Answer it with resume(...) or reject(...)."
-            )
-        return await self.resume(respond_answer(words), entry.id, on_recorded, by, continue_run)
+        answer = response_to(entry, words)
+        return await self.resume(answer, entry.id, on_recorded, by, continue_run)
 
     async def batch(
         self, entries: Iterable[Mapping[str, Any] | BaseModel], parent_run_id: str | None = None
@@ -431,3 +425,21 @@ def _expired(entry: InterruptEntry) -> ErrorInfo:
         name="InterruptExpired",
         message=f"Nobody answered before the interrupt expired ({entry.expires_at}).",
     )
+
+
+def response_words(words: Any) -> str:
+    """The words of a response (Respond), checked: text, and not blank."""
+    text = check_text(words, "The response")
+    if not text.strip():
+        raise UsageError("A response needs words; to decline without any, use reject().")
+    return text
+
+
+def response_to(entry: InterruptEntry, words: str) -> dict[str, Any]:
+    """The answer that responds to `entry` with `words`: only a tool approval takes one."""
+    if entry.kind != "tool-approval":
+        raise UsageError(
+            f"respond() answers a tool approval; {entry.id!r} is a {entry.kind} pause. "
+            "Answer it with resume(...) or reject(...)."
+        )
+    return respond_answer(words)
