@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -142,3 +143,27 @@ async def test_an_answer_the_server_refuses_is_taken_back_and_the_card_waits_aga
 def refused_first(message: str) -> Any:
     """A reply that refuses the request before doing anything: RUN_STARTED, RUN_ERROR."""
     return stream(START, {"type": "RUN_ERROR", "message": message})
+
+
+async def test_a_refused_decline_is_taken_back_whole_and_the_run_saves_and_loads(
+    tmp_path: Path,
+) -> None:
+    register_shape(review)
+    server = Canned(paused, refused_first("Try again later."))
+    with serving(server.app()) as url:
+        remote = RemoteRun(url)
+        await remote.run("Invoice ACME")
+
+        refused = await remote.reject("Wrong address.")
+
+    assert refused.status == "failed"
+    (pending,) = remote.pending
+    record = pending.tool_call
+    assert (record.status, record.error, pending.interrupt.resolution) == (
+        "interrupted",
+        None,
+        None,
+    )
+    loaded = RemoteRun.load(remote.save(tmp_path / "invoice.json"))
+    assert loaded.prompt == remote.prompt
+    assert [p.id for p in loaded.pending] == ["hr-1"]

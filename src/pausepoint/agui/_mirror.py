@@ -152,8 +152,7 @@ class Mirror:
             if found is not None and found[1].resolution is not None:
                 record, entry = found
                 entry.resolution = None
-                record.status = "interrupted"
-                record.ended_at = None
+                record.status, record.error, record.ended_at = "interrupted", None, None
                 reopened.append(found)
         return reopened
 
