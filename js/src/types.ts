@@ -91,6 +91,9 @@ export interface PendingCard {
   /** The producer whose pause this card was read from by its shape, for a pause without
    * pausepoint's binding (a remote run's Pydantic AI approval): "Read from ...'s pause". */
   readFrom?: string | null;
+  /** What that producer takes, of "approve", "edit", "respond" and "reject" (a LangGraph
+   * review that allows approve and reject only); null or absent: all four. */
+  decisions?: string[] | null;
   data: Json;
   toolCallId: string | null;
   toolName: string | null;

@@ -109,15 +109,39 @@ def test_a_call_reusing_the_id_of_a_paused_call_is_refused() -> None:
         *tool_call(call_id, "refund", '{"order_id": 42}', "m1"),
         {"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [interrupt]}},
     )
-    # The continuation starts a new call under the id of the call it is answering.
+    # The continuation starts a new call under the id of the call it is answering; it is
+    # told apart from the same call told again once its arguments are all there.
     again = stream(START, *tool_call(call_id, "refund", '{"order_id": 7}', "m2"), DONE)
 
     remote, (paused_result, result), failed = follow(paused, again)
 
     assert paused_result.status == "interrupted"
-    refusal(result, failed, "TOOL_CALL_START")
+    refusal(result, failed, "TOOL_CALL_END")
     (record,) = [i for i in remote.prompt.items if isinstance(i, ToolCall)]
     assert record.input == {"order_id": 42}
+
+
+def test_an_answered_call_told_again_as_it_runs_is_the_same_call() -> None:
+    # LangGraph's adapter tells a call again as it carries out its answer.
+    interrupt = approval()
+    call_id = interrupt["toolCallId"]
+    paused = stream(
+        START,
+        *tool_call(call_id, "refund", '{"order_id": 42}', "m1"),
+        {"type": "RUN_FINISHED", "outcome": {"type": "interrupt", "interrupts": [interrupt]}},
+    )
+    again = stream(
+        START,
+        *tool_call(call_id, "refund", '{"order_id": 42}', "m2"),
+        {"type": "TOOL_CALL_RESULT", "messageId": "r1", "toolCallId": call_id, "content": '"ok"'},
+        DONE,
+    )
+
+    remote, (paused_result, result), _ = follow(paused, again)
+
+    assert (paused_result.status, result.status) == ("interrupted", "completed")
+    (record,) = [i for i in remote.prompt.items if isinstance(i, ToolCall)]
+    assert (record.status, record.result) == ("succeeded", "ok")
 
 
 def test_an_id_reused_once_its_call_has_ended_is_a_new_call() -> None:

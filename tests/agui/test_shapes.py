@@ -45,12 +45,11 @@ def review(interrupt: Any) -> Shape | None:
     """A made-up producer's review: `{verdict: "yes" | "no", note?}`."""
     if interrupt.get("reason") != "human_review":
         return None
-    entry = {"interruptId": interrupt["id"], "status": "resolved"}
     return Shape(
         "Acme Flows",
         "tool-approval",
-        resolve=lambda answer: {**entry, "payload": {"verdict": "yes" if answer else "no"}},
-        decline=lambda reason: {**entry, "payload": {"verdict": "no", "note": reason}},
+        resolve=lambda answer: {"verdict": "yes" if answer else "no"},
+        decline=lambda reason: {"verdict": "no", "note": reason},
     )
 
 

@@ -141,7 +141,8 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
   const onResume = (data: Json | (() => Json)) => send((kernel) => resume(kernel, card, typeof data === "function" ? data() : data));
   const onReject = (reason: string | null) => send((kernel) => reject(kernel, card, reason));
   const serverErrors = answer.fieldErrors;
-  const rejectControls = html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />`;
+  const offers = (decision: string) => !card.decisions || card.decisions.includes(decision);
+  const rejectControls = offers("reject") ? html`<${RejectControls} idPrefix=${idPrefix} disabled=${disabled} onReject=${onReject} />` : null;
 
   const choice = useMemo(() => (card.kind === "generic" && card.responseSchema ? booleanChoice(card.responseSchema) : null), [card.kind, card.responseSchema]);
   let body: VNode;
@@ -163,7 +164,7 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
       disabled=${disabled || previewOf(card.args) !== null} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
     const respondToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-respond" aria-expanded=${responding ? "true" : "false"}
       disabled=${disabled} onClick=${() => setResponding(!responding)}>${responding ? "Cancel response" : "Respond"}</button>`;
-    const actions = (state: EditorState | null) => html`<div class="pp-actions">${approveButton(state)} ${editToggle} ${respondToggle} ${rejectControls}</div>
+    const actions = (state: EditorState | null) => html`<div class="pp-actions">${offers("approve") || state ? approveButton(state) : null} ${offers("edit") ? editToggle : null} ${offers("respond") ? respondToggle : null} ${rejectControls}</div>
       ${responding ? html`<${Respond} idPrefix=${idPrefix} disabled=${disabled} onRespond=${(words: string) => onResume(respondAnswer(words))} />` : null}`;
     body = html`<div class="pp-card-body">
       ${

@@ -48,7 +48,8 @@ from ..transcript import (
     utc_now,
 )
 from ..transcript.decisions import decision_of
-from ._shapes import Shape, read_shape
+from ._shape import Shape, part_id
+from ._shapes import read_shape
 
 __all__ = ["UNSETTLED", "Ending", "Mirror"]
 
@@ -109,6 +110,8 @@ class Mirror:
         self._moved = False
         """Whether the stretch being followed has done anything (an event past its start)."""
         self._draft: _Draft | None = None
+        self._retold: dict[str, list[str]] = {}
+        """The calls the server tells again as it carries out their answers: their args."""
         self._records: dict[str, ToolCall] = {
             item.id: item for item in prompt.items if isinstance(item, ToolCall)
         }
@@ -128,13 +131,19 @@ class Mirror:
         self.heard = []
         self.foreign = []
         self._announced = []
+        self._retold = {}
 
     def reshape(self) -> None:
         """Read again the shapes of the heard interrupts that wait here (a loaded run)."""
         for classified in self.heard:
-            found = self.prompt.find_interrupt(classified.id)
             shape = read_shape(classified.interrupt) if classified.kind == "unbound" else None
-            if found is not None and shape is not None:
+            if shape is None:
+                continue
+            ids = [part_id(classified.id, i) for i in range(len(shape.parts))]
+            for entry_id, part in zip(ids, shape.parts, strict=True) if ids else ():
+                if self.prompt.find_interrupt(entry_id) is not None:
+                    self.shaped[entry_id] = part
+            if not ids and self.prompt.find_interrupt(classified.id) is not None:
                 self.shaped[classified.id] = shape
 
     def refused(self, sent: list[dict[str, Any]]) -> list[tuple[ToolCall, InterruptEntry]]:
@@ -200,6 +209,16 @@ class Mirror:
     def _call_start(self, event: Mapping[str, Any]) -> list[Event]:
         call_id = str(event.get("toolCallId") or "")
         earlier = self._records.get(call_id)
+        if (
+            earlier is not None
+            and _answered_here(self.prompt, earlier)
+            and event.get("toolCallName") in (None, earlier.name)
+        ):
+            # The server tells again a call whose pause was answered here, as it carries
+            # out the answer (LangGraph's adapter does): the same call, if its arguments
+            # are the same (checked once they are all here), not a new one.
+            self._retold.setdefault(call_id, [])
+            return []
         open_call = earlier is not None and earlier.status in ("running", "interrupted")
         if open_call or (self._draft is not None and call_id in self._draft.calls):
             # An id reused once its call has settled is told apart by order (some model
@@ -216,8 +235,13 @@ class Mirror:
         return out
 
     def _call_args(self, event: Mapping[str, Any]) -> list[Event]:
-        call = self._call(event)
+        retold = self._retold.get(str(event.get("toolCallId") or ""))
         delta = event.get("delta")
+        if retold is not None:
+            if isinstance(delta, str):
+                retold.append(delta)
+            return []
+        call = self._call(event)
         if call is not None and isinstance(delta, str):
             call.args.append(delta)
         return []
@@ -229,14 +253,29 @@ class Mirror:
         return self._call_args(event)
 
     def _call_end(self, event: Mapping[str, Any]) -> list[Event]:
+        self._check_retold(str(event.get("toolCallId") or ""), "TOOL_CALL_END")
         call = self._call(event)
         if call is not None:
             call.ended = True
         return []
 
+    def _check_retold(self, call_id: str, kind: str) -> None:
+        """A call told again must be the one answered here: its arguments as it was
+        asked, or as they were edited here."""
+        retold = self._retold.pop(call_id, None)
+        record = self._records.get(call_id)
+        if retold is None or record is None or not "".join(retold).strip():
+            return
+        if _arguments("".join(retold)) not in (record.input, record.effective_input):
+            raise RemoteProtocolError(
+                kind,
+                f"tool call id {call_id!r} is already the id of a call that has not ended",
+            )
+
     def _call_result(self, event: Mapping[str, Any]) -> list[Event]:
         out = self._flush()
         call_id = str(event.get("toolCallId") or "")
+        self._check_retold(call_id, "TOOL_CALL_RESULT")
         content = event.get("content")
         self._tool_message(
             call_id,
@@ -458,33 +497,78 @@ class Mirror:
 
     def _interrupt(self, classified: ClassifiedInterrupt) -> list[Event]:
         interrupt = classified.interrupt
+        shape = read_shape(interrupt) if classified.kind == "unbound" else None
+        if shape is not None and shape.parts:
+            return self._batch(classified, shape)
         record = self._records.get(str(interrupt.get("toolCallId") or ""))
         answerable = classified.can_resolve and classified.kind in ("tool-approval", "generic")
         here = record is not None and _in_current_turn(self.prompt, record)
-        shape = read_shape(interrupt) if here and classified.kind == "unbound" else None
         if not here or not (answerable or shape is not None):
             self.foreign.append(classified)
             return []
         assert record is not None
-        entry = _entry(shape.kind if shape is not None else classified.kind, interrupt)
+        entry = _entry(
+            shape.kind if shape is not None else classified.kind,
+            interrupt,
+            message=shape.message if shape is not None else None,
+        )
         if shape is not None:
             self.shaped[entry.id] = shape
+        return self._pause(record, entry)
+
+    def _pause(self, record: ToolCall, entry: InterruptEntry) -> list[Event]:
         if any(e.id == entry.id for e in record.interrupts):
             return []  # the same pause, announced again
         record.interrupts.append(entry)
         record.status = "interrupted"
         return [InterruptedEvent(record, entry)]
 
+    def _batch(self, classified: ClassifiedInterrupt, shape: Shape) -> list[Event]:
+        """One interrupt about several calls of this turn: a card on each, matched by
+        name (and arguments, where several share a name) in order; shown read-only when
+        any call it names is not one this client saw."""
+        _, records = self.prompt.current_turn()
+        free = [r for r in records if r.status == "running"]
+        matched: list[ToolCall] = []
+        for part in shape.parts:
+            named = [r for r in free if r.name == part.tool_name]
+            same = [r for r in named if part.args is not None and r.input == dict(part.args)]
+            if not named:
+                self.foreign.append(classified)
+                return []
+            record = (same or named)[0]
+            free.remove(record)
+            matched.append(record)
+        out: list[Event] = []
+        for index, (record, part) in enumerate(zip(matched, shape.parts, strict=True)):
+            entry = _entry(
+                "tool-approval",
+                classified.interrupt,
+                entry_id=part_id(classified.id, index),
+                message=part.message,
+            )
+            self.shaped[entry.id] = part
+            out.extend(self._pause(record, entry))
+        return out
 
-def _entry(kind: str, interrupt: Mapping[str, Any]) -> InterruptEntry:
+
+def _entry(
+    kind: str,
+    interrupt: Mapping[str, Any],
+    *,
+    entry_id: str | None = None,
+    message: str | None = None,
+) -> InterruptEntry:
+    """The transcript's entry for `interrupt` (`entry_id`: a batch part's own id;
+    `message`: the question a shape read, for an interrupt that has none)."""
     metadata = interrupt.get("metadata")
     data = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, Mapping) else None
     schema = interrupt.get("responseSchema")
     approval = kind == "tool-approval"
     return InterruptEntry(
-        id=str(interrupt["id"]),
+        id=entry_id or str(interrupt["id"]),
         kind="tool-approval" if approval else "generic",
-        message=str(interrupt.get("message") or ""),
+        message=str(interrupt.get("message") or message or ""),
         data=data,
         response_schema=dict(schema) if isinstance(schema, Mapping) and not approval else None,
         expires_at=_moment(interrupt.get("expiresAt")),
@@ -510,6 +594,16 @@ def _announced_interrupt(value: Any, position: int) -> dict[str, Any]:
         if found is not None:
             interrupt[key] = found
     return interrupt
+
+
+def _answered_here(prompt: Prompt, record: ToolCall) -> bool:
+    """Whether `record` is a call of the current turn whose last pause has its answer
+    and whose outcome the server has not told yet."""
+    answered = bool(record.interrupts) and record.interrupts[-1].resolution is not None
+    told = record.status in ("succeeded", "failed", "cancelled") or (
+        record.status == "responded" and record.result is not None
+    )
+    return answered and not told and _in_current_turn(prompt, record)
 
 
 def _in_current_turn(prompt: Prompt, record: ToolCall) -> bool:

@@ -75,6 +75,7 @@ from ._remote_http import Connection, RemoteRefused, follow
 from ._remote_http import failure as describe
 from ._remote_limits import RemoteLimits
 from ._remote_saved import SavedRemoteRun, read, write
+from ._shape import Decision, continuation, decision_of_answer
 
 if TYPE_CHECKING:
     from ..models import ModelRequest
@@ -224,6 +225,10 @@ class RemoteRun:
         """Every open interrupt as an AG-UI wire dict: those answerable here (as the
         server sent them) and those only shown."""
         own = {p.id for p in self.pending}
+        for entry_id in list(own):  # a batch's card: the interrupt it is a part of
+            batch = self._mirror.shaped[entry_id].batch if entry_id in self._mirror.shaped else None
+            if batch is not None:
+                own.add(batch.interrupt_id)
         answerable = [dict(c.interrupt) for c in self._mirror.heard if c.interrupt.get("id") in own]
         return answerable + [dict(c.interrupt) for c in self._mirror.foreign]
 
@@ -232,6 +237,13 @@ class RemoteRun:
         that says so), or None for a pause with pausepoint's binding."""
         shape = self._mirror.shaped.get(interrupt_id)
         return shape.source if shape is not None else None
+
+    def decisions_for(self, interrupt_id: str) -> tuple[Decision, ...] | None:
+        """What the producer of a pause read from its shape takes, of Approve
+        (`approve`), Edit arguments (`edit`), Respond (`respond`) and Reject (`reject`);
+        None when it takes all four (every pause with pausepoint's binding does)."""
+        shape = self._mirror.shaped.get(interrupt_id)
+        return shape.decisions if shape is not None else None
 
     @property
     def deferred(self) -> list[ToolCall]:
@@ -382,6 +394,9 @@ class RemoteRun:
         value = accept_answer(
             entry, data, action=None, max_bytes=self.agent.max_answer_bytes, what="The answer"
         )
+        shape = self._mirror.shaped.get(entry.id)
+        if shape is not None and entry.kind == "tool-approval":
+            shape.check(decision_of_answer(value))
         payload: Any = value
         if entry.kind == "tool-approval":
             approval = parse_approval(value)
@@ -392,11 +407,9 @@ class RemoteRun:
             if approval.payload is not None:  # a response in words (Respond)
                 payload["payload"] = approval.payload
         resolution = ResumeResolution(data=value, by=by)
-        shape = self._mirror.shaped.get(entry.id)
         if shape is not None:  # another producer's pause: its answer in its own words
-            wire = shape.resolve(value)
-        else:
-            wire = {"interruptId": entry.id, "status": "resolved", "payload": payload}
+            payload = shape.resolve(value)
+        wire = {"interruptId": entry.id, "status": "resolved", "payload": payload}
         return await self._answer(record, entry, resolution, wire, on_recorded)
 
     async def respond(
@@ -459,11 +472,13 @@ class RemoteRun:
         if self.busy:
             raise RunBusyError("The remote run is executing; answer once it has paused.")
         record, entry = target(self.prompt, self._mirror.foreign, interrupt)
+        shape = self._mirror.shaped.get(entry.id)
+        if shape is not None:
+            shape.check("reject")
         info = as_error_info(error, max_bytes=self.agent.max_answer_bytes)
         resolution = RejectResolution(error=info, by=by)
-        shape = self._mirror.shaped.get(entry.id)
         wire = (
-            shape.decline(info.message)
+            {"interruptId": entry.id, "status": "resolved", "payload": shape.decline(info.message)}
             if shape is not None
             else {
                 "interruptId": entry.id,
@@ -635,6 +650,8 @@ class RemoteRun:
         forwarded_props: Mapping[str, Any] | None,
     ) -> dict[str, Any]:
         mirror = self._mirror
+        # First, as it may refuse (a batch not answered whole) before anything changed.
+        resume, command = continuation(entries or [], mirror.shaped)
         run_id = f"run_{uuid.uuid4().hex}"
         mirror.begin(self.id, run_id)
         if message is not None:
@@ -651,8 +668,10 @@ class RemoteRun:
         }
         if mirror.run_id is not None:
             body["parentRunId"] = mirror.run_id
-        if entries:
-            body["resume"] = entries
+        if resume:
+            body["resume"] = resume
+        if command is not None:  # several LangGraph pauses: its own command, keyed by id
+            body["forwardedProps"] = {**body["forwardedProps"], **command}
         return body
 
     async def _hear(self, event: dict[str, Any]) -> None:

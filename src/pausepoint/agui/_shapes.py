@@ -1,51 +1,33 @@
 """Other producers' pauses read as cards. An AG-UI interrupt without a pausepoint binding
 is shown read-only, unless a shape reader knows it: the reader says what card it is and
-how an answer goes back in that producer's own words (its resume entry).
+how an answer goes back in that producer's own words (the payload its resume entry
+carries).
 
 What a card read from a shape can promise is less than a bound pause: nothing vouches
 that the interrupt belongs to the run it came with, or that its schema is the one its
 producer checks. So it says where it was read from; the answer is checked here against
-the schema the interrupt came with, and the server checks it again.
+what the interrupt came with (its schema, the decisions it allows), and the server checks
+it again.
 
 Readers are tried newest first; `register_shape` adds one. Built in: Pydantic AI's tool
 approvals (`int-<toolCallId>`, reason `tool_call`, answered `{approved, editedArgs?,
-reason?}`).
+reason?}`) and LangGraph's (`_shapes_langgraph`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any
 
 from ..errors import UsageError
 from ..transcript.decisions import parse_approval
+from ._shape import Shape, ShapeReader
+from ._shapes_langgraph import langchain_batched, langchain_per_call
 
 __all__ = ["Shape", "ShapeReader", "read_shape", "register_shape"]
 
 logger = logging.getLogger("pausepoint")
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """What a reader made of one interrupt.
-
-    `source` names its producer for the card ("Pydantic AI" reads "read from Pydantic
-    AI's pause"). `kind` is the card: a tool approval (Approve, Edit arguments, Respond,
-    Reject) on the call named by the interrupt's `toolCallId`. `resolve(answer)` is the
-    resume entry for an approval's checked answer (`{"approved", "editedArgs"?}`, or a
-    response in words); `decline(reason)` the entry for Reject.
-    """
-
-    source: str
-    kind: Literal["tool-approval"]
-    resolve: Callable[[Any], dict[str, Any]]
-    decline: Callable[[str], dict[str, Any]]
-
-
-ShapeReader = Callable[[Mapping[str, Any]], Shape | None]
-"""Reads one AG-UI interrupt (a wire dict): its `Shape`, or None for one it does not know."""
 
 
 def pydantic_ai_approval(interrupt: Mapping[str, Any]) -> Shape | None:
@@ -62,27 +44,24 @@ def pydantic_ai_approval(interrupt: Mapping[str, Any]) -> Shape | None:
     ):
         return None
 
-    def entry(payload: dict[str, Any]) -> dict[str, Any]:
-        return {"interruptId": interrupt_id, "status": "resolved", "payload": payload}
-
     def resolve(answer: Any) -> dict[str, Any]:
         approval = parse_approval(answer)
         words = approval.response
         if words is not None:  # Respond: a denial whose reason the model reads
-            return entry({"approved": False, "reason": words})
+            return {"approved": False, "reason": words}
         payload: dict[str, Any] = {"approved": approval.approved}
         if approval.edited_args is not None:
             payload["editedArgs"] = approval.edited_args
-        return entry(payload)
+        return payload
 
     def decline(reason: str) -> dict[str, Any]:
         # Pydantic AI's own denial with a reason; a `cancelled` entry would drop it.
-        return entry({"approved": False, "reason": reason})
+        return {"approved": False, "reason": reason}
 
     return Shape("Pydantic AI", "tool-approval", resolve, decline)
 
 
-_READERS: list[ShapeReader] = [pydantic_ai_approval]
+_READERS: list[ShapeReader] = [langchain_per_call, langchain_batched, pydantic_ai_approval]
 
 
 def register_shape(reader: ShapeReader) -> ShapeReader:

@@ -72,13 +72,20 @@ class Card:
     """What only some cards carry: `validatedArgs` / `argsProblems` of an approval."""
     read_from: str | None = None
     """The producer whose pause this card was read from by its shape (no binding)."""
+    decisions: tuple[str, ...] | None = None
+    """What that producer takes, of approve, edit, respond and reject (None: all)."""
 
     @classmethod
     def own(
-        cls, pending: PendingInterrupt, action: Action | None, read_from: str | None = None
+        cls,
+        pending: PendingInterrupt,
+        action: Action | None,
+        read_from: str | None = None,
+        decisions: tuple[str, ...] | None = None,
     ) -> Card:
         """A pause of this run, answerable here (`read_from`: the producer whose pause it
-        was read from, for one without pausepoint's binding)."""
+        was read from, for one without pausepoint's binding; `decisions`: what that
+        producer takes)."""
         entry, record = pending.interrupt, pending.tool_call
         approval = entry.kind == "tool-approval"
         reasons: dict[str, AguiReason] = {
@@ -103,6 +110,7 @@ class Card:
             expires_at=entry.expires_at.isoformat() if entry.expires_at else None,
             extra=validated_arguments(action, record.effective_input) if approval else {},
             read_from=read_from,
+            decisions=decisions,
         )
 
     @classmethod
@@ -169,6 +177,7 @@ class Card:
             "createdAt": self.created_at,
             "expiresAt": self.expires_at,
             "readFrom": self.read_from,
+            "decisions": list(self.decisions) if self.decisions is not None else None,
             **self.extra,
         }
 
@@ -182,10 +191,13 @@ def _input_schema(pending: PendingInterrupt, action: Action | None) -> dict[str,
 
 
 def card_for(
-    pending: PendingInterrupt, action: Action | None, read_from: str | None = None
+    pending: PendingInterrupt,
+    action: Action | None,
+    read_from: str | None = None,
+    decisions: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
     """The wire card of one pending interrupt of this run."""
-    return Card.own(pending, action, read_from).wire()
+    return Card.own(pending, action, read_from, decisions).wire()
 
 
 def foreign_card(

@@ -67,7 +67,13 @@ def own_cards(run: ViewedRun) -> list[dict[str, Any]]:
     actions = run.agent.actions
     # A remote run says which of its pauses it read from another producer's shape.
     read_from: Callable[[str], str | None] = getattr(run, "read_from", lambda _: None)
-    return [card_for(p, actions.get(p.tool_call.name), read_from(p.id)) for p in run.pending]
+    decisions: Callable[[str], tuple[str, ...] | None] = getattr(
+        run, "decisions_for", lambda _: None
+    )
+    return [
+        card_for(p, actions.get(p.tool_call.name), read_from(p.id), decisions(p.id))
+        for p in run.pending
+    ]
 
 
 def edited_items(run: ViewedRun) -> list[int]:
