@@ -115,6 +115,25 @@ describe("a pause read from another producer's shape", () => {
     done();
   });
 
+  it("offers only the decisions its producer takes", () => {
+    const read = { ...approvalCard, readFrom: "LangGraph", decisions: ["approve", "reject"] };
+    const { view, done } = setup({ status: "interrupted", items: [], pending: [read], meta: remoteMeta });
+    const card = view.get("pp-card");
+    const offered = (id: string) => card.querySelector(`[data-testid="${id}"]`) !== null;
+    expect([offered("pp-approve"), offered("pp-edit-args"), offered("pp-respond"), offered("pp-reject")]).toEqual([true, false, false, true]);
+    done();
+  });
+
+  it("offers all four when its producer says nothing of them", () => {
+    const read = { ...approvalCard, readFrom: "LangGraph", decisions: null };
+    const { view, done } = setup({ status: "interrupted", items: [], pending: [read], meta: remoteMeta });
+    const card = view.get("pp-card");
+    for (const id of ["pp-approve", "pp-edit-args", "pp-respond", "pp-reject"]) {
+      expect(card.querySelector(`[data-testid="${id}"]`)).not.toBeNull();
+    }
+    done();
+  });
+
   it("is not said of a pause with pausepoint's binding", () => {
     const { view, done } = setup({ status: "interrupted", items: [], pending: [approvalCard], meta: remoteMeta });
     expect(view.q("pp-read-from")).toBeNull();

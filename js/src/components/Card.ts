@@ -164,7 +164,9 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
       disabled=${disabled || previewOf(card.args) !== null} onClick=${() => setEditing(!editing)}>${editing ? "Cancel edits" : "Edit arguments"}</button>`;
     const respondToggle = html`<button type="button" class="pp-button pp-button-quiet" data-testid="pp-respond" aria-expanded=${responding ? "true" : "false"}
       disabled=${disabled} onClick=${() => setResponding(!responding)}>${responding ? "Cancel response" : "Respond"}</button>`;
-    const actions = (state: EditorState | null) => html`<div class="pp-actions">${offers("approve") || state ? approveButton(state) : null} ${offers("edit") ? editToggle : null} ${offers("respond") ? respondToggle : null} ${rejectControls}</div>
+    const actions = (
+      state: EditorState | null,
+    ) => html`<div class="pp-actions">${offers("approve") || state ? approveButton(state) : null} ${offers("edit") ? editToggle : null} ${offers("respond") ? respondToggle : null} ${rejectControls}</div>
       ${responding ? html`<${Respond} idPrefix=${idPrefix} disabled=${disabled} onRespond=${(words: string) => onResume(respondAnswer(words))} />` : null}`;
     body = html`<div class="pp-card-body">
       ${
