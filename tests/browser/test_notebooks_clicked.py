@@ -482,17 +482,48 @@ def approve_read_from_its_shape(cell: int) -> Click:
     return click
 
 
+def answer_langchains_review(cell: int) -> Click:
+    """langchain's human in the loop: a card per call read from LangGraph's pause, each
+    offering what its review allows; Approve on one, Reject with a reason on the other."""
+
+    def click(nb: Any) -> None:
+        cards = nb.output(cell).get_by_test_id("pp-card")
+        invoice = cards.filter(has_text="send_invoice")
+        closing = cards.filter(has_text="close_account")
+        expect(invoice).to_be_visible(timeout=WAIT)
+        for card in (invoice, closing):
+            expect(card.get_by_test_id("pp-read-from")).to_have_text("Read from LangGraph's pause")
+        expect(invoice.get_by_test_id("pp-edit-args")).to_be_visible()
+        expect(invoice.get_by_test_id("pp-respond")).to_be_visible()
+        # close_account's review allows approve and reject only.
+        expect(closing.get_by_test_id("pp-edit-args")).to_have_count(0)
+        expect(closing.get_by_test_id("pp-respond")).to_have_count(0)
+        nb.screenshot(f"nb09-langchain-{cell}")
+        invoice.get_by_test_id("pp-approve").click()
+        closing.get_by_test_id("pp-reject-reason").fill("Ada wants to keep her account")
+        closing.get_by_test_id("pp-reject").click()
+        status_in(nb, cell, "completed")
+        decisions = nb.output(cell).get_by_test_id("pp-decision")
+        expect(decisions).to_have_count(2)
+        expect(decisions.first).to_contain_text("Approved")
+        expect(decisions.last).to_contain_text("Declined")
+        expect(decisions.last).to_contain_text("Ada wants to keep her account")
+
+    return click
+
+
 def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSaved) -> None:
     """The LangGraph pause shows read-only while it waits; Pydantic AI's approval, read
-    from its shape, is approved on its card; the served run of "Your turn" is approved in
-    its card, and the RemoteRun in the kernel completes."""
+    from its shape, is approved on its card; langchain's review is answered on its two
+    cards; the served run of "Your turn" is approved in its card, and the RemoteRun in
+    the kernel completes."""
 
     def approve(nb: Any) -> None:
-        card = card_in(nb, 36, "tool-approval")
+        card = card_in(nb, 42, "tool-approval")
         expect(card).to_contain_text("refund")
         nb.screenshot("nb09-card")
         card.get_by_test_id("pp-approve").click()
-        status_in(nb, 36, "completed")
+        status_in(nb, 42, "completed")
 
     nb = open_real(
         open_saved,
@@ -504,15 +535,19 @@ def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSav
         {
             25: shown_read_only(25, "Refund 30.00 on order 42?"),
             32: approve_read_from_its_shape(32),
-            36: approve,
+            38: answer_langchains_review(38),
+            42: approve,
         },
     )
 
     expect(nb.output(34).last).to_contain_text("completed - Done: subscription 314 cancelled.")
+    # The cell after langchain's cards finds them answered: the tools did what was said.
+    expect(nb.output(40).last).to_contain_text("the tools did: ['invoice 42 to ada@example.com']")
+    expect(nb.output(40).last).to_contain_text("with reason: Ada wants to keep her account")
 
-    expect(nb.output(37).last).to_contain_text("completed - Done: refunded 12.50 for order 7.")
+    expect(nb.output(43).last).to_contain_text("completed - Done: refunded 12.50 for order 7.")
     kernel_says(nb, "KERNEL completed | Done: refunded 12.50 for order 7.")
-    expect(nb.output(36).get_by_test_id("pp-card")).to_have_count(0)
+    expect(nb.output(42).get_by_test_id("pp-card")).to_have_count(0)
     nb.screenshot("nb09-end")
 
 
@@ -524,7 +559,7 @@ def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSav
     [
         ("01-quickstart", 'print("KERNEL", run.status, mine.status)', 8),
         ("02-approvals", 'print("KERNEL", yours.status)', 25),
-        ("09-remote-agents", 'print("KERNEL", yours.status)', 36),
+        ("09-remote-agents", 'print("KERNEL", yours.status)', 42),
     ],
     ids=["01", "02", "09"],
 )
@@ -592,7 +627,7 @@ YOURS = 'print("KERNEL", yours.status, "|", yours.prompt.output)'
     [
         ("02-approvals", 25, "", YOURS),
         ("08-durable-runs", 10, "inbox", LOADED_08),
-        ("09-remote-agents", 36, "", YOURS),
+        ("09-remote-agents", 42, "", YOURS),
     ],
     ids=["02", "08", "09"],
 )

@@ -430,7 +430,7 @@ def test_debugging_shows_the_approved_run_with_its_declined_fork(executed: Execu
 
 REMOTE = "09-remote-agents.ipynb"
 TO_INSTALL = (
-    'Skipping the LangGraph part: pip install "ag-ui-langgraph[fastapi]" langgraph\n',
+    'Skipping the LangGraph part: pip install "ag-ui-langgraph[fastapi]" langgraph langchain\n',
     'Skipping the Pydantic AI part: pip install "pydantic-ai-slim[ag-ui]"\n',
 )
 
@@ -536,10 +536,23 @@ def test_remote_agents_drives_langgraph_and_pydantic_ai(executed: Execute) -> No
         "Cancelling subscription 314.",
         "Done: subscription 314 cancelled.",
     ]
+    # langchain's human in the loop: a card per call, answered from code here.
+    assert text(cell_with(nb, "accounts_run = RemoteRun(")).startswith(
+        "interrupted - cards: ['send_invoice', 'close_account']\n"
+    )
+    refused = "User rejected the tool call for `close_account` with reason: Ada wants to keep"
+    answered = text(cell_with(nb, 'by_name["close_account"]'))
+    assert answered == (
+        f"completed - Done. {refused} her account. invoice 42 sent to ada@example.com.\n"
+        "the tools did: ['invoice 42 to ada@example.com']\n"
+    )
+    (accounts,) = [v for v in views(nb) if v["items"][0]["text"].startswith("Send Ada")]
+    statuses = [(i["name"], i["status"]) for i in accounts["items"] if i["type"] == "tool"]
+    assert statuses == [("send_invoice", "succeeded"), ("close_account", "rejected")]
 
 
 def test_remote_agents_without_the_other_frameworks(tmp_path: Path) -> None:
-    """Without LangGraph and Pydantic AI, parts 2 and 3 say what to install and skip, and
+    """Without LangGraph and Pydantic AI, parts 2 to 4 say what to install and skip, and
     the rest runs as before."""
     hidden = tmp_path / "hidden"
     hidden.mkdir()
@@ -559,7 +572,7 @@ def test_remote_agents_without_the_other_frameworks(tmp_path: Path) -> None:
         and c.source.startswith("if HAS_")
         and "print(server)" not in c.source
     ]
-    assert len(skipped) == 7
+    assert len(skipped) == 10
     for cell in skipped:
         said = text(cell)
         assert said.startswith("Skipped: ") or said == "", cell.source
