@@ -15,20 +15,17 @@ endpoint helper) on ``POST /``, with a memory checkpointer so one app keeps its 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint  # type: ignore[import-untyped]
 from fastapi import FastAPI
 from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
+from tests.agui.peers.langgraph_app import RefundDeskModel
 
 ASKING = "I'll refund order 42 and tell Ada."
 CALLS = [
@@ -52,10 +49,9 @@ def notify(customer: str) -> str:
     return f"told {customer}"
 
 
-class DeskModel(BaseChatModel):
+class DeskModel(RefundDeskModel):
     """Two gated calls after a person's message; after tool messages, one line that
-    repeats them. Streams word by word, each call as its name, then its arguments in two
-    pieces, as a provider would."""
+    repeats them. Streams as the LangGraph peer's model does."""
 
     @property
     def _llm_type(self) -> str:
@@ -72,51 +68,6 @@ class DeskModel(BaseChatModel):
             content=ASKING,
             tool_calls=[{**call, "type": "tool_call"} for call in CALLS],  # type: ignore[misc]
         )
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=self._reply(messages))])
-
-    def _stream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
-        reply = self._reply(messages)
-        words = str(reply.content).split(" ")
-        chunks = [AIMessageChunk(content=w + " ") for w in words[:-1]] + [
-            AIMessageChunk(content=words[-1])
-        ]
-        for index, call in enumerate(reply.tool_calls):
-            arguments = json.dumps(call["args"])
-            middle = len(arguments) // 2
-            for piece, part in enumerate(("", arguments[:middle], arguments[middle:])):
-                chunks.append(
-                    AIMessageChunk(
-                        content="",
-                        tool_call_chunks=[
-                            {
-                                "name": call["name"] if piece == 0 else None,
-                                "args": part,
-                                "id": call["id"] if piece == 0 else None,
-                                "index": index,
-                                "type": "tool_call_chunk",
-                            }
-                        ],
-                    )
-                )
-        for chunk in chunks:
-            generation = ChatGenerationChunk(message=chunk)
-            if run_manager is not None:
-                run_manager.on_llm_new_token(str(chunk.content), chunk=generation)
-            yield generation
 
 
 def build_agent(mode: Literal["batched", "per_call"]) -> Any:

@@ -110,21 +110,21 @@ class RefundDeskModel(BaseChatModel):
         words = text.split(" ")
         pieces = [word + " " for word in words[:-1]] + [words[-1]]
         chunks = [AIMessageChunk(content=piece) for piece in pieces if piece]
-        for call in reply.tool_calls:
+        for index, call in enumerate(reply.tool_calls):
             # As providers stream one: the name and id first, then the arguments in pieces
             # (the peer reads arguments only from the chunks after the first).
             arguments = json.dumps(call["args"])
             middle = len(arguments) // 2
-            for index, part in enumerate(("", arguments[:middle], arguments[middle:])):
+            for piece, part in enumerate(("", arguments[:middle], arguments[middle:])):
                 chunks.append(
                     AIMessageChunk(
                         content="",
                         tool_call_chunks=[
                             {
-                                "name": call["name"] if index == 0 else None,
+                                "name": call["name"] if piece == 0 else None,
                                 "args": part,
-                                "id": call["id"] if index == 0 else None,
-                                "index": 0,
+                                "id": call["id"] if piece == 0 else None,
+                                "index": index,
                                 "type": "tool_call_chunk",
                             }
                         ],
