@@ -105,6 +105,7 @@ __all__ = [
     "__version__",
     "action",
     "call",
+    "host",
     "humans",
     "inbox",
     "outcome_of",
@@ -220,6 +221,10 @@ def __getattr__(name: str) -> Any:
         from .models.openai import OpenAIChatModel
 
         return OpenAIChatModel
+    if name == "host":  # another framework's agent, in this kernel: the agui extra
+        from .agui import host
+
+        return host
     if name in ("Inbox", "inbox"):  # the notebook view loads anywidget: on first use
         from . import widget
 

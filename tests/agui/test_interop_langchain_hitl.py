@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,8 @@ from tests.helpers import require_peer
 from tests.widget.recording import comms
 
 from pausepoint import ToolCall
-from pausepoint.agui import RemoteRun
+from pausepoint.agui import HostedRun, RemoteRun
+from pausepoint.agui._host import source_of
 from pausepoint.errors import InvalidResolutionError
 from pausepoint.transcript import AssistantMessage
 
@@ -75,15 +77,61 @@ class Recorded:
         await self.app(scope, keep, send)
 
 
-@pytest.fixture(params=["batched", "per_call"])
-def desk(request: pytest.FixtureRequest) -> Iterator[tuple[str, str, Recorded]]:
-    """(mode, url, recorded app) of a fresh agent; what its tools did starts empty."""
-    from tests.agui.peers.langchain_hitl_app import RAN, build_app
+class Desk:
+    """The agent in one of its pause `mode`s, reached `served` (over HTTP from its own
+    server) or hosted in this kernel (`pausepoint.host`); `bodies` are the AG-UI requests
+    it was sent, `run()` a new run of it and `load(path)` one saved."""
 
-    RAN.clear()
-    app = Recorded(build_app(request.param))
-    with serving(app) as url:
-        yield request.param, url, app
+    def __init__(self, mode: str, place: str) -> None:
+        from tests.agui.peers.langchain_hitl_app import RAN, build_agent, build_app
+
+        RAN.clear()
+        self.mode, self.place = mode, place
+        self.bodies: list[dict[str, Any]] = []
+        self.url = ""
+        if place == "hosted":
+            self.graph = build_agent(mode)
+        else:
+            self.app = Recorded(build_app(mode))
+            self.bodies = self.app.bodies
+
+    def run(self) -> RemoteRun:
+        if self.place == "served":
+            return RemoteRun(self.url)
+        return HostedRun(self._source(), framework="LangGraph")
+
+    def load(self, path: Path) -> RemoteRun:
+        if self.place == "served":
+            return RemoteRun.load(path)
+        loaded = HostedRun.load(path, self.graph)
+        loaded.source = self._source()
+        return loaded
+
+    def _source(self) -> Any:
+        inner, _ = source_of(self.graph)
+
+        def source(body: dict[str, Any]) -> Any:
+            self.bodies.append(body)
+            return inner(body)
+
+        return source
+
+
+@pytest.fixture(params=["served", "hosted"])
+def place(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(params=["batched", "per_call"])
+def desk(request: pytest.FixtureRequest, place: str) -> Iterator[Desk]:
+    """A fresh agent, served or hosted; what its tools did starts empty."""
+    desk = Desk(request.param, place)
+    if place == "hosted":
+        yield desk
+        return
+    with serving(desk.app) as url:
+        desk.url = url
+        yield desk
 
 
 def ran() -> list[tuple[str, dict[str, Any]]]:
@@ -100,9 +148,9 @@ def calls(remote: RemoteRun) -> dict[str, ToolCall]:
     return {i.name: i for i in remote.prompt.items if isinstance(i, ToolCall)}
 
 
-async def paused(url: str) -> tuple[RemoteRun, str, str]:
+async def paused(desk: Desk) -> tuple[RemoteRun, str, str]:
     """A run at the middleware's pause: the run and the cards' ids (refund, notify)."""
-    remote = RemoteRun(url)
+    remote = desk.run()
     result = await remote.run(ASK)
     assert result.status == "interrupted"
     by_name = {p.tool_call.name: p.id for p in remote.pending}
@@ -110,10 +158,10 @@ async def paused(url: str) -> tuple[RemoteRun, str, str]:
 
 
 async def test_each_gated_call_is_a_card_read_from_langgraphs_pause(
-    desk: tuple[str, str, Recorded],
+    desk: Desk,
 ) -> None:
-    mode, url, _ = desk
-    remote, refund, notify = await paused(url)
+    mode = desk.mode
+    remote, refund, notify = await paused(desk)
 
     assert [(p.tool_call.name, p.tool_call.input, p.kind) for p in remote.pending] == [
         ("refund", {"order_id": 42, "amount": 30.0}, "tool-approval"),
@@ -139,16 +187,16 @@ async def test_each_gated_call_is_a_card_read_from_langgraphs_pause(
 
 
 async def test_an_edit_and_a_reject_run_the_tool_once_edited_and_the_model_reads_the_refusal(
-    desk: tuple[str, str, Recorded],
+    desk: Desk,
 ) -> None:
-    mode, url, app = desk
-    remote, refund, notify = await paused(url)
+    mode = desk.mode
+    remote, refund, notify = await paused(desk)
 
     waiting = await remote.resume(
         {"approved": True, "editedArgs": {"order_id": 42, "amount": 15.0}}, interrupt=refund
     )
     assert waiting.status == "interrupted"  # nothing is sent until both have answers
-    assert len(app.bodies) == 1
+    assert len(desk.bodies) == 1
     result = await remote.reject("Ada asked not to be mailed", interrupt=notify)
 
     assert result.status == "completed", result.error
@@ -157,7 +205,7 @@ async def test_an_edit_and_a_reject_run_the_tool_once_edited_and_the_model_reads
     assert "refunded 15.0 on order 42" in last_text(remote)
     assert calls(remote)["refund"].status == "succeeded"
     assert calls(remote)["notify"].status == "rejected"
-    sent = app.bodies[-1]
+    sent = desk.bodies[-1]
     if mode == "batched":
         (entry,) = sent["resume"]
         assert entry["payload"] == {
@@ -178,10 +226,9 @@ async def test_an_edit_and_a_reject_run_the_tool_once_edited_and_the_model_reads
 
 
 async def test_respond_answers_for_the_tool_and_approve_runs_the_other(
-    desk: tuple[str, str, Recorded],
+    desk: Desk,
 ) -> None:
-    _, url, _ = desk
-    remote, refund, notify = await paused(url)
+    remote, refund, notify = await paused(desk)
 
     await remote.respond("Refunds over 20 wait for Monday.", interrupt=refund)
     result = await remote.resume(True, interrupt=notify)
@@ -195,13 +242,13 @@ async def test_respond_answers_for_the_tool_and_approve_runs_the_other(
     assert "told Ada" in last_text(remote)
 
 
-async def test_a_decision_the_review_does_not_allow_is_refused_and_nothing_is_recorded() -> None:
-    from tests.agui.peers.langchain_hitl_app import RAN, build_app
-
-    RAN.clear()
-    app = Recorded(build_app("batched"))
-    with serving(app) as url:
-        remote, _, notify = await paused(url)
+async def test_a_decision_the_review_does_not_allow_is_refused_and_nothing_is_recorded(
+    place: str,
+) -> None:
+    desk = Desk("batched", place)
+    with serving(desk.app) if place == "served" else nullcontext("") as url:
+        desk.url = url
+        remote, _, notify = await paused(desk)
         before = remote.prompt.model_dump_json()
 
         with pytest.raises(InvalidResolutionError, match="takes Approve or Reject, not Respond"):
@@ -212,19 +259,18 @@ async def test_a_decision_the_review_does_not_allow_is_refused_and_nothing_is_re
             )
 
         assert remote.prompt.model_dump_json() == before
-        assert len(app.bodies) == 1
+        assert len(desk.bodies) == 1
         assert [p.id for p in remote.pending][-1] == notify
 
 
 async def test_a_run_saved_with_half_a_batch_answered_is_answered_after_loading(
-    desk: tuple[str, str, Recorded], tmp_path: Path
+    desk: Desk, tmp_path: Path
 ) -> None:
-    _, url, _ = desk
-    remote, refund, notify = await paused(url)
+    remote, refund, notify = await paused(desk)
     await remote.resume(True, interrupt=refund)
     remote.save(tmp_path / "desk.json")
 
-    loaded = RemoteRun.load(tmp_path / "desk.json")
+    loaded = desk.load(tmp_path / "desk.json")
     assert [p.id for p in loaded.pending] == [notify]
     assert loaded.read_from(notify) == "LangGraph"
     assert loaded.view.pending[0]["readFrom"] == "LangGraph"

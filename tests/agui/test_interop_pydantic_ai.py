@@ -12,7 +12,8 @@ answer it too. uvicorn serves the app on a free 127.0.0.1 port in a thread.
 
 Every test runs against both of the app's routes: one where the client's ``messages``
 are the whole conversation (so the resume only works because RemoteRun sends the
-assistant message with its tool call back), one where the server keeps the history.
+assistant message with its tool call back), one where the server keeps the history;
+and against the same agent hosted in this kernel (`pausepoint.host`), no server between.
 
 The peer package is a test pin of its own: without it these tests skip, except under
 CI=true, where it must be installed.
@@ -30,7 +31,7 @@ from tests.helpers import require_peer, until
 from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import ToolCall
-from pausepoint.agui import RemoteRun
+from pausepoint.agui import HostedRun, RemoteRun, host
 from pausepoint.errors import RunSuspendedError, UsageError
 from pausepoint.transcript import AssistantMessage, UserMessage
 
@@ -61,11 +62,32 @@ def served() -> Iterator[str]:
         yield url.rstrip("/")
 
 
-@pytest.fixture(params=["client-history", "server-history"])
+HOSTED = "hosted"
+
+
+@pytest.fixture(params=["client-history", "server-history", HOSTED])
 def agent_url(served: str, request: pytest.FixtureRequest) -> str:
+    """Where the agent is: one of the server's routes, or HOSTED in this kernel."""
     from tests.agui.peers.pydantic_ai_app import PATH, STORED_PATH
 
+    if request.param == HOSTED:
+        return HOSTED
     return served + (PATH if request.param == "client-history" else STORED_PATH)
+
+
+def reach(agent_url: str) -> RemoteRun:
+    """A new run of the agent at `agent_url`: followed over HTTP, or hosted here."""
+    from tests.agui.peers.pydantic_ai_app import build_agent
+
+    return host(build_agent()) if agent_url == HOSTED else RemoteRun(agent_url)
+
+
+def load(agent_url: str, path: Path) -> RemoteRun:
+    from tests.agui.peers.pydantic_ai_app import build_agent
+
+    if agent_url == HOSTED:
+        return HostedRun.load(path, build_agent())
+    return RemoteRun.load(path)
 
 
 def texts(remote: RemoteRun) -> list[tuple[str, str]]:
@@ -93,7 +115,7 @@ def since_last_start(remote: RemoteRun) -> list[dict[str, Any]]:
 async def test_an_approval_is_an_interrupt_outcome_shown_read_only_and_continued_to_the_end(
     agent_url: str, comms: list[RecordingComm]
 ) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
 
     paused = await remote.run(ASK)
 
@@ -171,7 +193,7 @@ async def test_an_approval_is_an_interrupt_outcome_shown_read_only_and_continued
 
 
 async def test_edited_arguments_are_what_the_tool_runs_with(agent_url: str) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
 
     done = await remote.continue_with(
@@ -185,7 +207,7 @@ async def test_edited_arguments_are_what_the_tool_runs_with(agent_url: str) -> N
 
 
 async def test_a_denial_reaches_the_model_as_the_calls_result(agent_url: str) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
 
     done = await remote.continue_with(answer(approved=False, reason="Not this one."))
@@ -204,7 +226,7 @@ async def test_a_denial_reaches_the_model_as_the_calls_result(agent_url: str) ->
 
 
 async def test_a_cancelled_entry_is_a_denial_without_the_reason(agent_url: str) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
 
     done = await remote.continue_with(
@@ -218,7 +240,7 @@ async def test_a_cancelled_entry_is_a_denial_without_the_reason(agent_url: str) 
 async def test_an_answer_outside_the_schema_fails_and_a_corrected_one_goes_on(
     agent_url: str,
 ) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
 
     refused = await remote.continue_with(answer(ok=True))
@@ -250,7 +272,7 @@ async def test_an_answer_outside_the_schema_fails_and_a_corrected_one_goes_on(
 
 
 async def test_an_unknown_interrupt_id_fails_the_request(agent_url: str) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
 
     refused = await remote.continue_with(answer(CALL_ID, approved=True))
@@ -261,7 +283,7 @@ async def test_an_unknown_interrupt_id_fails_the_request(agent_url: str) -> None
 
 
 async def test_the_thread_goes_on_after_an_approval_and_pauses_anew(agent_url: str) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
     await remote.continue_with(answer(approved=True))
 
@@ -296,7 +318,7 @@ async def test_a_deferred_call_waits_for_the_clients_result_and_the_run_goes_on(
     """A tool that raised `CallDeferred`: RemoteRun declares AG-UI 1.0, so Pydantic AI
     names the call in `pendingToolCallIds`; it waits (not cancelled) until `complete`
     gives its result, which the model then reads."""
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
 
     done = await remote.run(SHIP)
 
@@ -331,11 +353,11 @@ async def test_a_deferred_call_waits_for_the_clients_result_and_the_run_goes_on(
 async def test_a_deferred_call_saved_and_loaded_in_a_new_kernel_is_completed_there(
     agent_url: str, tmp_path: Path
 ) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(SHIP)
     path = remote.save(tmp_path / "ship.json")
 
-    loaded = RemoteRun.load(path)
+    loaded = load(agent_url, path)
 
     assert loaded.prompt == remote.prompt
     assert [c.id for c in loaded.deferred] == ["call_ship_7"]
@@ -347,7 +369,7 @@ async def test_a_deferred_call_saved_and_loaded_in_a_new_kernel_is_completed_the
 async def test_a_decline_from_the_card_is_pydantic_ais_own_denial_with_the_reason(
     agent_url: str,
 ) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
 
     done = await remote.reject("Order 42 was a gift.")
@@ -365,7 +387,7 @@ async def test_a_decline_from_the_card_is_pydantic_ais_own_denial_with_the_reaso
 async def test_a_response_in_words_reaches_pydantic_ais_model_and_the_tool_never_runs(
     agent_url: str,
 ) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
 
     done = await remote.respond("Only half: it arrived damaged.")
@@ -379,10 +401,10 @@ async def test_a_response_in_words_reaches_pydantic_ais_model_and_the_tool_never
 async def test_edited_arguments_from_the_card_are_what_pydantic_ais_tool_runs_with(
     agent_url: str, tmp_path: Path
 ) -> None:
-    remote = RemoteRun(agent_url)
+    remote = reach(agent_url)
     await remote.run(ASK)
     # Saved and loaded in a new kernel, the pause is still read from its shape.
-    loaded = RemoteRun.load(remote.save(tmp_path / "refund.json"))
+    loaded = load(agent_url, remote.save(tmp_path / "refund.json"))
     assert loaded.read_from(INTERRUPT_ID) == "Pydantic AI"
 
     done = await loaded.resume({"approved": True, "editedArgs": {"order_id": 42, "amount": 12.5}})

@@ -79,7 +79,7 @@ def executions(log: str) -> int:
 def test_two_processes_answering_one_interrupt_one_wins_and_the_other_is_told_so(
     tmp_path: Path,
 ) -> None:
-    context = multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")  # no threads of the test process copied
     for round in range(ROUNDS):
         path, log = tmp_path / f"runs-{round}.db", str(tmp_path / f"actions-{round}.log")
         run_id = paused_run(path, log)

@@ -188,6 +188,55 @@ async def test_double_click_runs_the_action_once(comms: list[RecordingComm]) -> 
     assert len(executed) == 1
 
 
+async def test_a_second_card_answered_while_the_first_ones_action_runs_counts(
+    comms: list[RecordingComm],
+) -> None:
+    """Two cards clicked one after the other: the second answer comes while the first
+    one's action still runs, waits for it, and is recorded; nothing is refused."""
+    entered = asyncio.Event()
+    gate = asyncio.Event()
+    moved: list[str] = []
+
+    @action(needs_approval=True)
+    async def move(to: str) -> str:
+        """Move the files."""
+        entered.set()
+        await gate.wait()
+        moved.append(to)
+        return f"moved to {to}"
+
+    model = ScriptedModel([[call("move", to="a"), call("move", to="b")], "done"])
+    run = Agent(model=model, actions=[move]).new_run("x")
+    await run.run()
+    recording = recording_of(run)
+    first, second = (entry.id for entry in run.pending)
+
+    recording.browser_send({"type": "resume", "requestId": "a", "interrupt": first, "data": True})
+    await entered.wait()
+    assert run.busy
+    recording.browser_send(
+        {"type": "reject", "requestId": "b", "interrupt": second, "reason": "Not b."}
+    )
+    await asyncio.sleep(0)
+    assert [r["requestId"] for r in recording.custom("response")] == ["a"]  # b waits
+    gate.set()
+
+    reply = await response_to(recording, {"type": "follow", "requestId": "f"})
+    assert reply["ok"]
+    await until(lambda: run.view.status == "completed")
+    responses = {r["requestId"]: r for r in recording.custom("response")}
+    assert [responses[r]["ok"] for r in "ab"] == [True, True], responses
+    assert moved == ["a"]
+    a, b = run.prompt.tool_calls()
+    assert a.result == "moved to a"
+    assert b.error is not None
+    assert b.error.message == "Not b."
+    answered = b.latest_interrupt
+    assert answered is not None
+    assert answered.resolution is not None
+    assert answered.resolution.by == "view"
+
+
 async def test_reject_request_records_the_reason(
     delete_record: Action, recorder: Recorder, comms: list[RecordingComm]
 ) -> None:

@@ -21,10 +21,12 @@ module:agent`` serves an agent from the command line.
 `RemoteRun(url)` is the other direction: an agent served over AG-UI (by pausepoint or any
 other framework), run, shown and answered from the notebook like a local run, within
 `RemoteLimits` (the stream it reads is anyone's). A pause without pausepoint's binding is
-shown read-only unless a shape reader knows it (built in: Pydantic AI's approvals;
-`register_shape` adds one): then its card is answered here, in its producer's own words.
-`serve(agent)`
-(or `serve(asgi_app)`) serves from a background thread, for a notebook that talks to it.
+shown read-only unless a shape reader knows it (built in: Pydantic AI's approvals,
+langchain's human in the loop; `register_shape` adds one): then its card is answered
+here, in its producer's own words. `host(graph_or_agent)` does the same with no server:
+a LangGraph graph or a Pydantic AI agent run in this kernel through its own AG-UI events
+(`HostedRun`). `serve(agent)` (or `serve(asgi_app)`) serves
+from a background thread, for a notebook that talks to it.
 
 `tool_definitions(agent)` lists what a TanStack AI web client declares for the agent's
 approval tools (``python -m pausepoint.agui module:agent --tool-definitions`` writes it
@@ -35,6 +37,7 @@ carries) and `message_id(prompt, position)` the id each item has on the wire.
 """
 
 from pausepoint.agui._encode import CONTENT_TYPE, encode
+from pausepoint.agui._host import EventSource, HostedRun, host
 from pausepoint.agui._limits import Limits
 from pausepoint.agui._messages import message_id, snapshot_messages
 from pausepoint.agui._owners import ThreadAccess, owner_only
@@ -49,6 +52,8 @@ from pausepoint.agui._translate import error_code
 
 __all__ = [
     "CONTENT_TYPE",
+    "EventSource",
+    "HostedRun",
     "Limits",
     "RemoteLimits",
     "RemoteRun",
@@ -61,6 +66,7 @@ __all__ = [
     "encode",
     "error_code",
     "events",
+    "host",
     "message_id",
     "owner_only",
     "register_shape",

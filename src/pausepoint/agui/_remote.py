@@ -141,14 +141,25 @@ class RemoteRun:
             raise UsageError(f"limits must be a RemoteLimits, not {type(limits).__name__}.")
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise UsageError(f"RemoteRun needs an http:// or https:// address, not {url!r}.")
-        thread = thread_id if thread_id is not None else new_id("thread")
         self.url = url
         self.headers = dict(headers or {})
-        self.forwarded_props = dict(forwarded_props or {})
         self.timeout = timeout
-        self.limits = limits or RemoteLimits()
+        self._begin(url, thread_id, forwarded_props, max_answer_bytes, limits)
         self._connection = Connection(timeout, self.limits.idle_timeout)
-        self.agent = RemoteAgent(url, max_answer_bytes)
+
+    def _begin(
+        self,
+        where: str,
+        thread_id: str | None,
+        forwarded_props: Mapping[str, Any] | None,
+        max_answer_bytes: int,
+        limits: RemoteLimits | None,
+    ) -> None:
+        """What every such run starts with, wherever its agent is (`where`)."""
+        thread = thread_id if thread_id is not None else new_id("thread")
+        self.forwarded_props = dict(forwarded_props or {})
+        self.limits = limits or RemoteLimits()
+        self.agent = RemoteAgent(where, max_answer_bytes)
         self._events: collections.deque[dict[str, Any]] = collections.deque(
             maxlen=self.limits.keep_events
         )
@@ -336,16 +347,7 @@ class RemoteRun:
         self._loop = asyncio.get_running_loop()
         body = self._body(message, entries, forwarded_props)
         self._sent = list(entries or [])
-        self._stream = asyncio.ensure_future(
-            follow(
-                self._connection,
-                self.url,
-                body,
-                headers=self.headers,
-                hear=self._hear,
-                limits=self.limits,
-            )
-        )
+        self._stream = asyncio.ensure_future(self._follow(body))
         self._stop = None
         self._status = "running"
         if on_recorded is not None:
@@ -583,6 +585,12 @@ class RemoteRun:
         Every field is checked as it is read; a file that is not one raises `UsageError`."""
         saved = read(path)
         run = cls(saved.url, headers=headers, forwarded_props=saved.forwarded_props, limits=limits)
+        run._restore(saved)
+        return run
+
+    def _restore(self, saved: SavedRemoteRun) -> None:
+        """Where a saved run stood: its mirror, unsent answers and status."""
+        run = self
         mirror = Mirror(saved.prompt, saved.messages)
         mirror.state = saved.state
         mirror.run_id = saved.run_id
@@ -594,7 +602,6 @@ class RemoteRun:
         run._status = saved.status
         if saved.status != "idle":
             run._result = AgentRunResult(saved.status, mirror.prompt, run.pending, saved.error)
-        return run
 
     # -- the view ----------------------------------------------------------------------------
 
@@ -673,6 +680,17 @@ class RemoteRun:
         if command is not None:  # several LangGraph pauses: its own command, keyed by id
             body["forwardedProps"] = {**body["forwardedProps"], **command}
         return body
+
+    async def _follow(self, body: dict[str, Any]) -> None:
+        """Send `body` and hear each event of the answer, up to the run's last one."""
+        await follow(
+            self._connection,
+            self.url,
+            body,
+            headers=self.headers,
+            hear=self._hear,
+            limits=self.limits,
+        )
 
     async def _hear(self, event: dict[str, Any]) -> None:
         self._events.append(event)

@@ -50,6 +50,9 @@ from ._result import AgentRunResult
 from ._stretch import Stretch
 from ._turn import Turn, turn_to_retry
 
+# Who answers by clicking: their answer waits for a call in progress instead of being refused.
+_PEOPLE: frozenset[AnsweredBy] = frozenset({"view", "inbox"})
+
 if TYPE_CHECKING:
     from ._agent import Agent
     from ._debug import Debugger
@@ -156,7 +159,7 @@ class Answering:
             )
             return ResumeResolution(data=value, by=by)
 
-        return await self._answer_one(interrupt, resolution, on_recorded, continue_run)
+        return await self._answer_one(interrupt, resolution, on_recorded, continue_run, by)
 
     async def reject(
         self,
@@ -170,7 +173,7 @@ class Answering:
             reason = as_error_info(error, max_bytes=self._agent.max_answer_bytes)
             return RejectResolution(error=reason, by=by)
 
-        return await self._answer_one(interrupt, resolution, on_recorded, continue_run)
+        return await self._answer_one(interrupt, resolution, on_recorded, continue_run, by)
 
     async def _answer_one(
         self,
@@ -178,12 +181,13 @@ class Answering:
         resolution: Callable[[ToolCall, InterruptEntry], Resolution],
         on_recorded: OnRecorded | None,
         continue_run: bool,
+        by: AnsweredBy,
     ) -> AgentRunResult:
         """Pick the entry, hold it, build its checked resolution (raising records
         nothing), then record it and continue (or leave the run for later)."""
         record, entry = self.target(interrupt)
         with ExitStack() as claimed:
-            await self._claim(claimed, entry)
+            await self._claim(claimed, entry, by)
             answer = (record, entry, resolution(record, entry))
             return await self.record([answer], on_recorded=on_recorded, continue_run=continue_run)
 
@@ -279,15 +283,29 @@ class Answering:
             )
         return pending[0]
 
-    async def _claim(self, claimed: ExitStack, entry: InterruptEntry) -> None:
+    async def _claim(
+        self, claimed: ExitStack, entry: InterruptEntry, by: AnsweredBy = "code"
+    ) -> None:
         """Claim the run to answer `entry`; refuse an expired entry. When another object
-        holds the run, its answer to this same entry may be what this one lost to."""
-        try:
-            claimed.enter_context(self._stretch.guard())
-        except RunBusyError as busy:
-            if self._stretch.busy or not held(self._prompt.run_id):
-                raise  # this object executes the run, or a call of an earlier stretch does
-            await self._lost_race([entry], busy)
+        holds the run, its answer to this same entry may be what this one lost to. A
+        person's answer (the view, the inbox) to a run this object is executing waits
+        for that call to return: two cards clicked one after the other both count."""
+        while True:
+            try:
+                claimed.enter_context(self._stretch.guard())
+                break
+            except RunBusyError as busy:
+                if self._stretch.busy and by in _PEOPLE:
+                    await self._stretch.free()
+                    if not entry.is_pending:
+                        raise InterruptAlreadyResolvedError(
+                            f"Interrupt {entry.id!r} was answered while this answer waited "
+                            "for the run; the first answer stands."
+                        ) from None
+                    continue
+                if self._stretch.busy or not held(self._prompt.run_id):
+                    raise  # this object executes the run, or a call of an earlier stretch does
+                await self._lost_race([entry], busy)
         if entry.expires_at is not None and entry.expires_at <= utc_now():
             raise InterruptExpiredError(
                 f"Interrupt {entry.id!r} expired at {entry.expires_at.isoformat()}; it can no "

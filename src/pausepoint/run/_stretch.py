@@ -68,6 +68,9 @@ class Stretch:
         self._executing = None
         self._cancel_request: Cancellation | None = None
         self._cancel_waiters: list[Future[AgentRunResult | None]] = []
+        # Answers from a person (the view, the inbox) that came while this object held the
+        # run: each waits for the call holding it to return, then answers.
+        self._free_waiters: list[asyncio.Future[None]] = []
 
     @property
     def busy(self) -> bool:
@@ -119,6 +122,21 @@ class Stretch:
             # A Stop that came while a refused call held the run: nothing was running.
             self._cancel_request = None
             self._answer_cancel_waiters()
+            self._answer_free_waiters()
+
+    async def free(self) -> None:
+        """Return once the call holding the run (in this object) has returned."""
+        if not self._busy:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._free_waiters.append(waiter)
+        await waiter
+
+    def _answer_free_waiters(self) -> None:
+        waiters, self._free_waiters = self._free_waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.get_loop().call_soon_threadsafe(_settle_waiter, waiter)
 
     def _refuse_live_threads(self) -> None:
         _, records = self._prompt.current_turn()
@@ -243,3 +261,8 @@ class Stretch:
         for waiter in waiters:
             if not waiter.done():
                 waiter.set_result(self.result)
+
+
+def _settle_waiter(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
