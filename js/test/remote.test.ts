@@ -26,6 +26,16 @@ describe("a run served elsewhere (RemoteRun)", () => {
     done();
   });
 
+  it("says which framework executes a hosted run, and what is not offered for it", () => {
+    const hostedMeta = { ...remoteMeta, remote: "in this kernel (LangGraph)", hosted: "LangGraph" };
+    const { view, done } = setup({ status: "completed", items: finished, meta: hostedMeta });
+    const label = view.get("pp-remote");
+    expect(label.textContent).toBe("LangGraph agent in this kernel");
+    expect(label.getAttribute("title")).toContain("no debugger, fork or Retry");
+    expect(view.q("pp-debug")).toBeNull();
+    done();
+  });
+
   it("offers no Debug panel, which needs the run in this kernel", () => {
     const local = setup({ status: "completed", items: finished });
     expect(local.view.q("pp-debug")).not.toBeNull();

@@ -1,7 +1,7 @@
 import { html } from "htm/preact";
 import { useKernel } from "../kernel/requests";
 import { formatDuration, useNow } from "../lib/hooks";
-import { hostOf, remoteOf } from "../lib/remote";
+import { hostedOf, hostOf, remoteOf } from "../lib/remote";
 import { revealText } from "../lib/unicode";
 import type { ErrorInfo, Item, RunStatus } from "../types";
 import { CopyMenu } from "./CopyMenu";
@@ -73,6 +73,7 @@ export function Header({ status, runId, startedAt, pendingCount, shownCount = 0,
   // A failure's message can be long: a few lines of it here, all of it on hover and in the failed call.
   const label = gone ? goneLabel(status, error) : statusLabel(status, error);
   const remote = remoteOf(meta);
+  const hosted = hostedOf(meta);
   return html`<header class="pp-header">
     <div class=${`pp-status pp-status-${gone ? "gone" : status}`} data-testid="pp-status" data-status=${status} data-gone=${gone ? "true" : undefined}
       role="status" aria-live="polite">
@@ -91,7 +92,14 @@ export function Header({ status, runId, startedAt, pendingCount, shownCount = 0,
           </button>`
           : null
     }
-    ${remote !== null ? html`<span class="pp-muted pp-remote" data-testid="pp-remote" title=${remote}>served at ${hostOf(remote)}</span>` : null}
+    ${
+      hosted !== null
+        ? html`<span class="pp-muted pp-remote" data-testid="pp-remote" data-hosted="true"
+            title=${`Executed by ${hosted} in this kernel: its pauses are answered here; there is no debugger, fork or Retry for it.`}>${hosted} agent in this kernel</span>`
+        : remote !== null
+          ? html`<span class="pp-muted pp-remote" data-testid="pp-remote" title=${remote}>served at ${hostOf(remote)}</span>`
+          : null
+    }
     <div class="pp-header-right">
       ${running && kernel ? html`<${StopButton} />` : null}
       <${CopyMenu} runId=${runId} meta=${meta} items=${items} />

@@ -14,3 +14,11 @@ export function hostOf(address: string): string {
     return address;
   }
 }
+
+/** The framework that executes a hosted run (`pausepoint.host`: its agent in this kernel,
+ * `meta.hosted`), else null. Such a run is remote in all but place: no debugger, forks
+ * or Retry here. */
+export function hostedOf(meta: Record<string, unknown> | null | undefined): string | null {
+  const hosted = meta?.hosted;
+  return typeof hosted === "string" ? hosted : null;
+}

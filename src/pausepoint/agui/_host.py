@@ -68,7 +68,9 @@ class HostedRun(RemoteRun):
         self._begin(self.url, thread_id, forwarded_props, max_answer_bytes, limits)
 
     async def _follow(self, body: dict[str, Any]) -> None:
-        await hear_all(self.source(body), hear=self._hear, limits=self.limits)
+        # A copy, as a server would read: what the framework does with it is its own.
+        sent = json.loads(json.dumps(body))
+        await hear_all(self.source(sent), hear=self._hear, limits=self.limits)
 
     # -- what a hosted run lacks, in words about where it runs ---------------------------
 

@@ -39,8 +39,10 @@ from ..run import (
 from ..transcript import (
     AssistantMessage,
     Cancellation,
+    STOPPED_REASON,
     ErrorInfo,
     InterruptEntry,
+    ModelCall,
     Prompt,
     ToolCall,
     ToolCallRequest,
@@ -456,6 +458,23 @@ class Mirror:
         if draft is None or not isinstance(call_id, str):
             return None
         return draft.calls.get(call_id)
+
+    def cut(self, source: str) -> list[Event]:
+        """Stopped while the agent wrote: the text it had streamed stays, as a reply cut
+        by the stop (`AssistantMessage.stopped`), in the history sent back on Continue;
+        calls whose arguments had not all come are dropped (they never ran here)."""
+        draft, self._draft = self._draft, None
+        if draft is None or not draft.text:
+            return []
+        text = "".join(draft.text)
+        now = utc_now()
+        stopped = ModelCall(
+            model=source, started_at=now, ended_at=now, finish_reason=STOPPED_REASON
+        )
+        message = AssistantMessage(text=text, call=stopped)
+        self.prompt.items.append(message)
+        self.messages.append({"id": draft.message_id, "role": "assistant", "content": text})
+        return [MessageEvent(message)]
 
     def _flush(self, *, into_history: bool = True) -> list[Event]:
         """The streamed message, into the transcript: the assistant message, then a

@@ -706,6 +706,8 @@ class RemoteRun:
             status = "cancelled"
             reason = self._stop.reason or "Stopped: the stream was closed."
             error = ErrorInfo(name="Cancelled", message=reason)
+            for change in self._mirror.cut(self.agent.url):
+                await self._emit(change)
             self._settle_calls(self._stop)
         elif failure is not None:
             status, error = "failed", describe(failure)

@@ -30,7 +30,14 @@ from ._preview import bounded_card, ref_of
 from ._requests import RequestPath, running_loop
 from ._status import status_of
 from ._view_requests import view_handlers, view_limit, view_value
-from ._view_state import edited_items, load_line, own_cards, served_from, show_event
+from ._view_state import (
+    edited_items,
+    hosted_by,
+    load_line,
+    own_cards,
+    served_from,
+    show_event,
+)
 from ._viewed import ViewedRun
 
 __all__ = ["UPDATE_INTERVAL", "RunView"]
@@ -89,6 +96,7 @@ class RunView(anywidget.AnyWidget):
                 "run_id": prompt.run_id,
                 "instructions": prompt.instructions,
                 **({"remote": remote} if remote is not None else {}),
+                **({"hosted": hosted} if (hosted := hosted_by(run)) is not None else {}),
             },
             items=[item_json(item, i) for i, item in enumerate(prompt.items)],
             forks=[{**f, "open": False} for f in forks_of(run)],

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from ._viewed import ViewedRun
 
-__all__ = ["edited_items", "load_line", "own_cards", "served_from", "show_event"]
+__all__ = ["edited_items", "hosted_by", "load_line", "own_cards", "served_from", "show_event"]
 
 
 class _View(Protocol):
@@ -48,6 +48,13 @@ def served_from(run: ViewedRun) -> str | None:
     for a run in this kernel."""
     url = getattr(run, "url", None)
     return url if isinstance(url, str) else None
+
+
+def hosted_by(run: ViewedRun) -> str | None:
+    """The framework a hosted run is executed by (a `HostedRun`'s `framework`); None for
+    a run of this package or one followed over HTTP."""
+    framework = getattr(run, "framework", None)
+    return framework if isinstance(framework, str) else None
 
 
 def load_line(run: ViewedRun) -> str:
