@@ -37,9 +37,9 @@ from ..run import (
     ToolCallStartedEvent,
 )
 from ..transcript import (
+    STOPPED_REASON,
     AssistantMessage,
     Cancellation,
-    STOPPED_REASON,
     ErrorInfo,
     InterruptEntry,
     ModelCall,
