@@ -5,10 +5,13 @@ call, then its ``approve`` node stops on LangGraph's ``interrupt()``; the value 
 resumed with decides what is refunded, and the closing text repeats it. uvicorn serves it
 on a free 127.0.0.1 port in a thread.
 
-LangGraph's interrupts carry no pausepoint binding, so RemoteRun shows them read-only and
-answers them with AG-UI resume entries (`continue_with`). The package's default way of
-telling a pause (a ``CUSTOM on_interrupt`` event, no outcome on RUN_FINISHED, no interrupt
-id) is answered through ``forwardedProps.command.resume`` (`send`).
+LangGraph's interrupts carry no pausepoint binding; this one asks a question with a
+schema, so RemoteRun reads it as a form on the refund call ("read from LangGraph's pause"),
+answered with the value the node reads; AG-UI resume entries (`continue_with`) answer it
+too. The form is tested served and hosted in this kernel (`pausepoint.host`). The
+package's default way of telling a pause (a ``CUSTOM on_interrupt`` event, no outcome on
+RUN_FINISHED, no interrupt id) is answered through ``forwardedProps.command.resume``
+(`send`).
 
 The peer packages are test pins of their own: without them these tests skip, except under
 CI=true, where they must be installed.
@@ -17,7 +20,7 @@ CI=true, where they must be installed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -26,8 +29,8 @@ from tests.helpers import require_peer
 from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import ToolCall
-from pausepoint.agui import RemoteRun
-from pausepoint.errors import NoPendingInterruptError
+from pausepoint.agui import RemoteRun, host
+from pausepoint.errors import InvalidResolutionError
 from pausepoint.transcript import AssistantMessage, UserMessage
 
 __all__ = ["comms"]
@@ -85,10 +88,21 @@ def approval(interrupt_id: str, **payload: Any) -> list[dict[str, Any]]:
     return [{"interruptId": interrupt_id, "status": "resolved", "payload": payload}]
 
 
-async def test_a_langgraph_pause_is_shown_read_only_and_resume_entries_continue_the_graph(
-    graph_url: str, comms: list[RecordingComm]
+@pytest.fixture(params=["served", "hosted"])
+def desk(request: pytest.FixtureRequest, graph_url: str) -> Callable[[], RemoteRun]:
+    """New runs of the graph: followed from its server, or hosted in this kernel."""
+    from tests.agui.peers.langgraph_app import build_graph
+
+    if request.param == "served":
+        return lambda: RemoteRun(graph_url)
+    graph = build_graph()
+    return lambda: host(graph)
+
+
+async def test_a_langgraph_question_is_a_form_read_from_its_pause_answered_with_its_value(
+    desk: Callable[[], RemoteRun], comms: list[RecordingComm]
 ) -> None:
-    remote = RemoteRun(graph_url)
+    remote = desk()
 
     paused = await remote.run(ASK)
 
@@ -97,27 +111,29 @@ async def test_a_langgraph_pause_is_shown_read_only_and_resume_entries_continue_
     assert calls(remote) == [("refund", {"order_id": 42, "amount": 30.0})]
     (interrupt,) = remote.interrupts
     assert interrupt["reason"] == "refund_approval"
-    assert interrupt["message"] == QUESTION
     assert interrupt["toolCallId"] == "call_refund_42"
-    assert interrupt["responseSchema"] == DECISION_SCHEMA
     assert interrupt["metadata"]["langgraph"]["raw"]["amount"] == 30.0
-    # No pausepoint binding: listed and shown, but not a pause resume() can answer.
-    assert remote.pending == ()
-    (foreign,) = remote.foreign
-    assert (foreign.id, foreign.kind, foreign.can_resolve) == (interrupt["id"], "unbound", False)
-    with pytest.raises(NoPendingInterruptError):
-        await remote.resume({"approved": True})
+    # No pausepoint binding, but a shape: a question on the refund call, with its schema.
+    assert remote.foreign == []
+    (pending,) = remote.pending
+    assert (pending.id, pending.kind, pending.tool_call.id) == (
+        interrupt["id"],
+        "generic",
+        "call_refund_42",
+    )
     (card,) = remote.view.pending
-    assert card["id"] == interrupt["id"]
-    assert card["canResolve"] is False
-    assert card["readOnlyReason"]
+    assert (card["kind"], card["readFrom"], card["canResolve"]) == ("generic", "LangGraph", True)
     assert card["message"] == QUESTION
-    assert card["toolCallId"] == "call_refund_42"
-    on_interrupt = [e for e in remote.events if e["type"] == "CUSTOM"]
-    assert [e["name"] for e in on_interrupt] == ["on_interrupt"]
-    assert json.loads(on_interrupt[0]["value"])["message"] == QUESTION
+    assert card["responseSchema"] == DECISION_SCHEMA
+    assert card["decisions"] == []  # a plain interrupt() cannot be refused: no Reject
+    before = remote.prompt.model_dump_json()
+    with pytest.raises(InvalidResolutionError, match="takes an answer to its question"):
+        await remote.reject("No.")
+    with pytest.raises(InvalidResolutionError, match="'yes' is not of type 'boolean'"):
+        await remote.resume({"approved": "yes"})
+    assert remote.prompt.model_dump_json() == before
 
-    done = await remote.continue_with(approval(interrupt["id"], approved=True, amount=25.0))
+    done = await remote.resume({"approved": True, "amount": 25.0})
 
     assert (done.status, remote.status) == ("completed", "completed")
     assert remote.interrupts == []
@@ -139,6 +155,25 @@ async def test_a_langgraph_pause_is_shown_read_only_and_resume_entries_continue_
         ("tool", "refunded 25.0 on order 42."),
         ("assistant", "Done: refunded 25.0 on order 42."),
     ]
+
+
+async def test_resume_entries_of_its_own_continue_the_graph_too(graph_url: str) -> None:
+    remote = RemoteRun(graph_url)
+    await remote.run(ASK)
+    (interrupt,) = remote.interrupts
+    on_interrupt = [e for e in remote.events if e["type"] == "CUSTOM"]
+    assert [e["name"] for e in on_interrupt] == ["on_interrupt"]
+    assert json.loads(on_interrupt[0]["value"])["message"] == QUESTION
+
+    done = await remote.continue_with(approval(interrupt["id"], approved=True, amount=25.0))
+
+    assert done.status == "completed"
+    assert remote.state["refunded"] == 25.0
+    # The entry answered the card's question: recorded on it, as the card's answer is.
+    (record,) = [item for item in remote.prompt.items if isinstance(item, ToolCall)]
+    (entry,) = record.interrupts
+    assert entry.resolution is not None
+    assert entry.resolution.data == {"approved": True, "amount": 25.0}
 
 
 async def test_a_cancelled_entry_reaches_the_graph_as_a_declined_refund(graph_url: str) -> None:

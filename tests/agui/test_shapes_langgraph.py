@@ -149,5 +149,29 @@ def test_several_langgraph_answers_go_as_one_command_keyed_by_interrupt_id() -> 
 
 
 def test_values_that_are_not_langchains_are_not_read_as_it() -> None:
-    for raw in ("Which order?", {"type": "tool_approval"}, {"action_requests": []}, [1, 2]):
+    for raw in ({"type": "tool_approval"}, {"action_requests": []}, [1, 2], {"n": 1}, " "):
         assert read_shape(served(raw)) is None
+    # Not LangGraph's at all: no `metadata.langgraph`.
+    assert read_shape({"id": "i1", "message": "Which order?"}) is None
+
+
+def test_a_plain_langgraph_value_is_a_question_that_offers_no_reject() -> None:
+    text = read_shape(served("Which order?"))
+    assert text is not None
+    assert (text.source, text.kind, text.message) == ("LangGraph", "generic", "Which order?")
+    assert text.schema == {"type": "string"}
+    assert text.decisions == ()
+    assert text.resolve("order 42") == "order 42"  # the node reads the value itself
+    with pytest.raises(InvalidResolutionError, match="takes an answer to its question"):
+        text.check("reject")
+
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    for raw, fields in (
+        ({"question": "How many?", "response_schema": schema}, {}),
+        ({"message": "How many?", "responseSchema": schema}, {}),
+        ({"message": "How many?"}, {"responseSchema": schema}),
+    ):
+        form = read_shape(served(raw, **fields))
+        assert form is not None
+        assert (form.kind, form.message, form.schema) == ("generic", "How many?", schema)
+        assert form.resolve({"n": 3}) == {"n": 3}

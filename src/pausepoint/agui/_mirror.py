@@ -530,6 +530,7 @@ class Mirror:
             shape.kind if shape is not None else classified.kind,
             interrupt,
             message=shape.message if shape is not None else None,
+            schema=shape.schema if shape is not None else None,
         )
         if shape is not None:
             self.shaped[entry.id] = shape
@@ -577,12 +578,14 @@ def _entry(
     *,
     entry_id: str | None = None,
     message: str | None = None,
+    schema: Mapping[str, Any] | None = None,
 ) -> InterruptEntry:
     """The transcript's entry for `interrupt` (`entry_id`: a batch part's own id;
-    `message`: the question a shape read, for an interrupt that has none)."""
+    `message`: the question a shape read, for an interrupt that has none; `schema`: the
+    answer's schema a shape read, where the interrupt has none)."""
     metadata = interrupt.get("metadata")
     data = metadata.get(PAYLOAD_METADATA_KEY) if isinstance(metadata, Mapping) else None
-    schema = interrupt.get("responseSchema")
+    schema = interrupt.get("responseSchema") or schema
     approval = kind == "tool-approval"
     return InterruptEntry(
         id=entry_id or str(interrupt["id"]),

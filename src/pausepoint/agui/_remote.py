@@ -375,8 +375,33 @@ class RemoteRun:
         """Answer open interrupts with AG-UI resume entries (`{"interruptId", "status":
         "resolved" | "cancelled", "payload"?, "metadata"?}`), any producer's, and follow
         the continuation. The server checks the batch; a refused one ends as `failed`
-        with its code."""
-        return await self.send(resume=entries)
+        with its code. An entry for a question shown here as a card is recorded on it, as
+        the card's answer would be (and taken back if the server refuses the batch); an
+        approval's entry, in its producer's words, is left to the server's answer."""
+        items = resume_entries(entries)
+        if self.busy:
+            raise RunBusyError("The remote run is executing; wait for it (await remote.wait()).")
+        for wire in items:
+            found = self.prompt.find_interrupt(str(wire["interruptId"]))
+            if found is None or not found[1].is_pending or found[1].kind != "generic":
+                continue
+            record, entry = found
+            resolution: ResumeResolution | RejectResolution
+            if wire["status"] == "resolved":
+                resolution = ResumeResolution(data=to_json_value(wire.get("payload"), "payload"))
+                record.status = "running"
+            else:
+                reason = (wire.get("metadata") or {}).get("reason")
+                info = as_error_info(
+                    reason if isinstance(reason, str) else None,
+                    max_bytes=self.agent.max_answer_bytes,
+                )
+                resolution = RejectResolution(error=info)
+                record.status, record.error = "rejected", info
+            entry.resolution = resolution
+            self._answers.pop(entry.id, None)
+            await self._emit(ResolvedEvent(record, entry, resolution))
+        return await self.send(resume=items)
 
     async def resume(
         self,

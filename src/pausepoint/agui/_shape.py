@@ -55,6 +55,11 @@ class Shape:
     the payload for Reject. The resume entry around it (`interruptId`, `status:
     "resolved"`) is made here.
 
+    A `generic` shape is a question instead, its answer a value: a form from `schema`
+    (the JSON Schema the answer must meet), or text for a schema of a string;
+    `resolve(answer)` is then the value the producer reads, and `decisions` is empty when
+    it has no way to be refused (the card then offers no Reject).
+
     `decisions` lists what the producer takes (the card offers only those; None: all
     four). `message` is the card's question when the interrupt has none. A batch's
     interrupt has `parts`, one shape per call in order, each naming its call by
@@ -64,11 +69,12 @@ class Shape:
     """
 
     source: str
-    kind: Literal["tool-approval"]
+    kind: Literal["tool-approval", "generic"]
     resolve: Callable[[Any], Any]
     decline: Callable[[str], Any]
     decisions: tuple[Decision, ...] | None = None
     message: str | None = None
+    schema: Mapping[str, Any] | None = None
     parts: tuple[Shape, ...] = ()
     tool_name: str | None = None
     args: Mapping[str, Any] | None = None
@@ -84,6 +90,8 @@ class Shape:
         if self.allows(decision):
             return
         offered = " or ".join(_TITLES[d] for d in self.decisions or ())
+        if not offered:
+            offered = "an answer to its question"
         raise InvalidResolutionError(
             [
                 ResolutionProblem(

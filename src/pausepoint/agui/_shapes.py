@@ -11,7 +11,8 @@ it again.
 
 Readers are tried newest first; `register_shape` adds one. Built in: Pydantic AI's tool
 approvals (`int-<toolCallId>`, reason `tool_call`, answered `{approved, editedArgs?,
-reason?}`) and LangGraph's (`_shapes_langgraph`).
+reason?}`) and LangGraph's (`_shapes_langgraph`: langchain's human in the loop, and the
+plain values of `interrupt()` that ask a question).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 from ..errors import UsageError
 from ..transcript.decisions import parse_approval
 from ._shape import Shape, ShapeReader
-from ._shapes_langgraph import langchain_batched, langchain_per_call
+from ._shapes_langgraph import langchain_batched, langchain_per_call, langgraph_value
 
 __all__ = ["Shape", "ShapeReader", "read_shape", "register_shape"]
 
@@ -61,7 +62,12 @@ def pydantic_ai_approval(interrupt: Mapping[str, Any]) -> Shape | None:
     return Shape("Pydantic AI", "tool-approval", resolve, decline)
 
 
-_READERS: list[ShapeReader] = [langchain_per_call, langchain_batched, pydantic_ai_approval]
+_READERS: list[ShapeReader] = [
+    langchain_per_call,
+    langchain_batched,
+    pydantic_ai_approval,
+    langgraph_value,  # after langchain's: any value of a LangGraph pause
+]
 
 
 def register_shape(reader: ShapeReader) -> ShapeReader:

@@ -12,6 +12,12 @@ ag-ui-langgraph puts an interrupt's value under `metadata.langgraph.raw`. langch
   (`action_requests`: name, args, description; `review_configs`: action name and
   `allowed_decisions`), answered `{"decisions": [...]}`, one per request, in order.
 
+Any other value of LangGraph's `interrupt(value)` is a question answered with a value
+(`Command(resume=value)`): a string is a question answered in text; a dict with a
+`message` (or `question`) and a JSON Schema (the interrupt's `responseSchema`, or the
+value's `responseSchema` / `response_schema`) is a form. A plain `interrupt()` has no
+way to be refused: its card offers no Reject. Any other value stays read-only.
+
 Several open interrupts go back keyed by id in `forwardedProps.command.resume`: the
 adapter turns several resume entries into a value LangGraph does not read.
 """
@@ -24,7 +30,7 @@ from typing import Any
 from ..transcript.decisions import parse_approval
 from ._shape import DECISIONS, Decision, Shape, decision_of_answer
 
-__all__ = ["langchain_batched", "langchain_per_call"]
+__all__ = ["langchain_batched", "langchain_per_call", "langgraph_value"]
 
 SOURCE = "LangGraph"
 
@@ -163,3 +169,44 @@ def _config_for(configs: list[Any], index: int, name: str) -> Mapping[str, Any]:
         if isinstance(config, Mapping) and config.get("action_name") == name:
             return config
     return {}
+
+
+def langgraph_value(interrupt: Mapping[str, Any]) -> Shape | None:
+    """A plain `interrupt(value)` of a LangGraph node: a question in text or a form."""
+    metadata = interrupt.get("metadata")
+    if not isinstance(metadata, Mapping) or not isinstance(metadata.get("langgraph"), Mapping):
+        return None
+    raw = _raw(interrupt)
+    if isinstance(raw, str) and raw.strip():
+        return _question(raw, {"type": "string"})
+    if not isinstance(raw, Mapping):
+        return None
+    schema = next(
+        (
+            found
+            for found in (
+                interrupt.get("responseSchema"),
+                raw.get("responseSchema"),
+                raw.get("response_schema"),
+            )
+            if isinstance(found, Mapping)
+        ),
+        None,
+    )
+    words = next(
+        (w for w in (raw.get("message"), raw.get("question")) if isinstance(w, str) and w),
+        None,
+    )
+    if schema is None or words is None:
+        return None
+    return _question(words, schema)
+
+
+def _question(words: str, schema: Mapping[str, Any]) -> Shape:
+    def resolve(answer: Any) -> Any:
+        return answer  # the node reads the value itself (`Command(resume=answer)`)
+
+    def decline(_: str) -> Any:  # pragma: no cover - refused before (no Reject offered)
+        raise AssertionError("a plain LangGraph interrupt offers no Reject")
+
+    return Shape(SOURCE, "generic", resolve, decline, decisions=(), message=words, schema=schema)
