@@ -454,17 +454,29 @@ def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
 # -- 09 --------------------------------------------------------------------------------
 
 
-def shown_read_only(cell: int, question: str) -> Click:
-    """The pause of another framework's agent: its question, and why it is not answerable."""
+def answer_langgraphs_question(cell: int) -> Click:
+    """A LangGraph node's `interrupt()`: a form from its schema, on a row of its own, with
+    no Reject; filled in and submitted, the graph goes on with the value."""
 
-    def check(nb: Any) -> None:
-        card = card_in(nb, cell, "unbound")
-        expect(card).to_contain_text(question)
-        expect(card.get_by_test_id("pp-unanswerable")).to_contain_text("it has no binding")
-        expect(card.get_by_test_id("pp-approve")).to_have_count(0)
-        nb.screenshot(f"nb09-read-only-{cell}")
+    def click(nb: Any) -> None:
+        card = card_in(nb, cell, "generic")
+        expect(card).to_contain_text("Refund 30.00 on order 42?")
+        expect(card.get_by_test_id("pp-read-from")).to_have_text("Read from LangGraph's pause")
+        expect(card.get_by_test_id("pp-reject")).to_have_count(0)
+        card.get_by_test_id("pp-field-approved").check()
+        card.get_by_test_id("pp-field-amount").fill("25")
+        nb.screenshot(f"nb09-langgraph-{cell}")
+        card.get_by_test_id("pp-submit").click()
+        status_in(nb, cell, "completed")
+        call = nb.page.locator('[data-testid="pp-tool-call"][data-name="interrupt"]')
+        row = nb.output(cell).get_by_test_id("pp-row").filter(has=call)
+        expect(row).to_have_count(1)
+        expect(row.get_by_test_id("pp-decision")).to_contain_text("Answered")
+        expect(row.get_by_test_id("pp-decision")).to_contain_text("amount")
+        said = nb.output(cell).locator(".pp-root").first
+        expect(said).to_contain_text("Done: refunded 25.00 on order 42.")
 
-    return check
+    return click
 
 
 def approve_read_from_its_shape(cell: int) -> Click:
@@ -513,7 +525,7 @@ def answer_langchains_review(cell: int) -> Click:
 
 
 def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSaved) -> None:
-    """The LangGraph pause shows read-only while it waits; Pydantic AI's approval, read
+    """The LangGraph node's question is a form, answered on its card; Pydantic AI's approval, read
     from its shape, is approved on its card; langchain's review is answered on its two
     cards; the served run of "Your turn" is approved in its card, and the RemoteRun in
     the kernel completes."""
@@ -533,13 +545,14 @@ def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSav
     walk(
         nb,
         {
-            25: shown_read_only(25, "Refund 30.00 on order 42?"),
+            25: answer_langgraphs_question(25),
             32: approve_read_from_its_shape(32),
             38: answer_langchains_review(38),
             42: approve,
         },
     )
 
+    expect(nb.output(27).last).to_contain_text("completed - Done: refunded 25.00 on order 42.")
     expect(nb.output(34).last).to_contain_text("completed - Done: subscription 314 cancelled.")
     # The cell after langchain's cards finds them answered: the tools did what was said.
     expect(nb.output(40).last).to_contain_text("the tools did: ['invoice 42 to ada@example.com']")

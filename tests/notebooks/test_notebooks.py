@@ -515,10 +515,10 @@ def test_remote_agents_drives_langgraph_and_pydantic_ai(executed: Execute) -> No
     assert TO_INSTALL[0] not in text(cell_with(nb, "HAS_LANGGRAPH = True"))
     graph = text(cell_with(nb, "graph_run = RemoteRun("))
     assert graph.startswith(
-        "interrupted - answerable here: 0\n"
-        "unbound: Refund 30.00 on order 42? (Paused elsewhere: it has no binding.)\n"
+        "interrupted - generic - Refund 30.00 on order 42?\n"
+        "read from LangGraph - on the row interrupt\n"
     )
-    assert text(cell_with(nb, "graph_run.continue_with(")) == (
+    assert text(cell_with(nb, "graph_run.resume(")) == (
         "completed - Done: refunded 25.00 on order 42.\nthe graph's state: {'refunded': 25.0}\n"
     )
     assert TO_INSTALL[1] not in text(cell_with(nb, "HAS_PYDANTIC_AI = True"))
@@ -528,10 +528,17 @@ def test_remote_agents_drives_langgraph_and_pydantic_ai(executed: Execute) -> No
         "completed - Done: subscription 314 cancelled.\n"
     )
     said = {view["items"][0]["text"]: assistant_texts(view) for view in views(nb)}
+    # The node's question sat on a row of its own (a turn with no text), answered there.
     assert said["Please refund order 42"] == [
         "Order 42 qualifies for a refund of 30.00; I'll ask for approval first.",
+        "",
         "Done: refunded 25.00 on order 42.",
     ]
+    (graph_view,) = [v for v in views(nb) if v["items"][0]["text"] == "Please refund order 42"]
+    rows = [
+        (i["name"], i["status"], i["result"]) for i in graph_view["items"] if i["type"] == "tool"
+    ]
+    assert rows == [("interrupt", "succeeded", {"approved": True, "amount": 25})]
     assert said["Cancel my subscription 314"] == [
         "Cancelling subscription 314.",
         "Done: subscription 314 cancelled.",

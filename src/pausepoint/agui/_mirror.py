@@ -44,6 +44,7 @@ from ..transcript import (
     InterruptEntry,
     ModelCall,
     Prompt,
+    ResumeResolution,
     ToolCall,
     ToolCallRequest,
     UserMessage,
@@ -53,9 +54,12 @@ from ..transcript.decisions import decision_of
 from ._shape import Shape, part_id
 from ._shapes import read_shape
 
-__all__ = ["UNSETTLED", "Ending", "Mirror"]
+__all__ = ["PAUSE_PREFIX", "UNSETTLED", "Ending", "Mirror", "is_pause_record", "settle_pause"]
 
 UNSETTLED = "The server finished the run without a result for this call."
+PAUSE_PREFIX = "pause-"
+"""The id of a pause record: the call this client makes up to hold a question that names
+no call, `pause-<interrupt id>`."""
 _BEFORE_ANYTHING = frozenset({"RUN_STARTED", "RUN_ERROR"})
 
 
@@ -114,6 +118,8 @@ class Mirror:
         self._draft: _Draft | None = None
         self._retold: dict[str, list[str]] = {}
         """The calls the server tells again as it carries out their answers: their args."""
+        self._unheld: list[tuple[ClassifiedInterrupt, Shape]] = []
+        """Questions of the interrupts being read that name no call: held by a pause record."""
         self._records: dict[str, ToolCall] = {
             item.id: item for item in prompt.items if isinstance(item, ToolCall)
         }
@@ -170,10 +176,21 @@ class Mirror:
     def hear(self, event: Mapping[str, Any]) -> list[Event]:
         """Take in one AG-UI event; the pausepoint events of what it changed."""
         kind = event.get("type")
-        if kind not in _BEFORE_ANYTHING:
+        went_on: list[Event] = []
+        if kind not in _BEFORE_ANYTHING and not self._moved:
             self._moved = True
+            went_on = self._went_on()
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-        return handler(self, event) if handler is not None else []
+        return went_on + (handler(self, event) if handler is not None else [])
+
+    def _went_on(self) -> list[Event]:
+        """The agent took the continuation: each answered pause record ends with its answer."""
+        out: list[Event] = []
+        for record in self._records.values():
+            if record.status == "running" and is_pause_record(record):
+                settle_pause(record)
+                out.append(ToolCallFinishedEvent(record))
+        return out
 
     # -- the events ------------------------------------------------------------------
 
@@ -412,8 +429,10 @@ class Mirror:
         out = self._flush()
         self._announced = []
         self.heard = heard
+        self._unheld = []
         for classified in self.heard:
             out.extend(self._interrupt(classified))
+        out.extend(self._hold())
         if not interrupts:
             self._unsettled(waiting)
         self.ending = Ending("interrupted" if interrupts else "completed")
@@ -425,7 +444,9 @@ class Mirror:
         result is given here; one the server never gave a result for otherwise (a declined
         call it did not report) ends cancelled, saying so."""
         for record in self._records.values():
-            if record.status == "running" and record.id in waiting:
+            if record.status == "running" and is_pause_record(record):
+                settle_pause(record)
+            elif record.status == "running" and record.id in waiting:
                 record.status = "pending"
             elif record.status == "running":
                 record.status = "cancelled"
@@ -519,6 +540,9 @@ class Mirror:
         shape = read_shape(interrupt) if classified.kind == "unbound" else None
         if shape is not None and shape.parts:
             return self._batch(classified, shape)
+        if shape is not None and shape.kind == "generic" and not interrupt.get("toolCallId"):
+            self._unheld.append((classified, shape))  # a pause record holds it (`_hold`)
+            return []
         record = self._records.get(str(interrupt.get("toolCallId") or ""))
         answerable = classified.can_resolve and classified.kind in ("tool-approval", "generic")
         here = record is not None and _in_current_turn(self.prompt, record)
@@ -535,6 +559,43 @@ class Mirror:
         if shape is not None:
             self.shaped[entry.id] = shape
         return self._pause(record, entry)
+
+    def _hold(self) -> list[Event]:
+        """The questions of this stretch's interrupts that name no call (a LangGraph node's
+        `interrupt()`): one turn of pause records, a call each, so that each is a card
+        like any other. The turn is this client's, not the agent's: it is never sent back
+        in the history, and each record ends with the answer once the agent goes on."""
+        unheld, self._unheld = self._unheld, []
+        if not unheld:
+            return []
+        now = utc_now()
+        requests = [
+            ToolCallRequest(
+                id=PAUSE_PREFIX + classified.id, name=shape.tool_name or "interrupt", input={}
+            )
+            for classified, shape in unheld
+        ]
+        message = AssistantMessage(text="", tool_calls=requests)
+        self.prompt.items.append(message)
+        out: list[Event] = [MessageEvent(message)]
+        for request, (classified, shape) in zip(requests, unheld, strict=True):
+            record = ToolCall(
+                id=request.id,
+                name=request.name,
+                input={},
+                status="running",
+                attempts=1,
+                started_at=now,
+            )
+            self.prompt.items.append(record)
+            self._records[record.id] = record
+            out.append(ToolCallStartedEvent(record))
+            entry = _entry(
+                "generic", classified.interrupt, message=shape.message, schema=shape.schema
+            )
+            self.shaped[entry.id] = shape
+            out.extend(self._pause(record, entry))
+        return out
 
     def _pause(self, record: ToolCall, entry: InterruptEntry) -> list[Event]:
         if any(e.id == entry.id for e in record.interrupts):
@@ -694,3 +755,16 @@ def _pending_calls(outcome: Any) -> list[str]:
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
         raise RemoteProtocolError("RUN_FINISHED", "pendingToolCallIds is a list of call ids")
     return list(ids)
+
+
+def is_pause_record(record: ToolCall) -> bool:
+    """Whether `record` holds a question that named no call (see `Mirror._hold`)."""
+    return record.id.startswith(PAUSE_PREFIX) and bool(record.interrupts)
+
+
+def settle_pause(record: ToolCall) -> None:
+    """An answered pause record, once the agent went on: its result is the answer."""
+    resolution = record.interrupts[-1].resolution
+    if isinstance(resolution, ResumeResolution):
+        record.status, record.result = "succeeded", resolution.data
+        record.ended_at = utc_now()
