@@ -84,6 +84,17 @@ def parse(argv: Sequence[str] | None = None) -> Options:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A SIGTERM while the agent loads and the store opens stops the worker as one later
+    # does: it claims nothing, says so and exits 0 (a deployment stops workers as they start).
+    early: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda number, _: early.append(number))
+    try:
+        return _main(argv, early)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: Sequence[str] | None, early: list[int]) -> int:
     options = parse(argv)
     try:
         worker = _build(options)
@@ -98,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         flush=True,
     )
     try:
-        tally = asyncio.run(_work(worker, options.until_idle))
+        tally = asyncio.run(_work(worker, options.until_idle, early))
     except PausepointError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -145,7 +156,7 @@ def _agents_store(agents: list[Agent]) -> RunStore:
     return store
 
 
-async def _work(worker: Worker, until_idle: bool) -> WorkerTally:
+async def _work(worker: Worker, until_idle: bool, early: list[int]) -> WorkerTally:
     loop = asyncio.get_running_loop()
     signals = 0
 
@@ -166,6 +177,9 @@ async def _work(worker: Worker, until_idle: bool) -> WorkerTally:
     for number in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C cancels instead
             loop.add_signal_handler(number, on_signal)
+    if early:  # asked to stop while it started: nothing is claimed
+        on_signal()
+        return worker.tally
     return await worker.work(until_idle=until_idle)
 
 

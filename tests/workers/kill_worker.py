@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 from tests.workers.batch_agents import DSN_VARIABLE
 
@@ -14,7 +15,10 @@ from pausepoint.worker import main
 AGENT = "tests.workers.batch_agents:batch"
 
 
-def work(dsn: str, name: str, lease_ttl: float, concurrency: int) -> None:
+def work(dsn: str, name: str, lease_ttl: float, concurrency: int, started: Any) -> None:
+    """`main` in this process; `started` is set as it begins (it then stops cleanly on a
+    SIGTERM however far it got, as `main` takes SIGTERM from its first line)."""
+    started.set()
     os.environ[DSN_VARIABLE] = dsn
     sys.exit(
         main(

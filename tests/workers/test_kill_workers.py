@@ -51,16 +51,19 @@ class Workers:
         self._started = 0
         self.alive: list[multiprocessing.process.BaseProcess] = []
         self.exit_codes: list[int | None] = []
+        self._started_events: dict[multiprocessing.process.BaseProcess, Any] = {}
 
     def start(self) -> None:
         from tests.workers.kill_worker import work
 
         self._started += 1
+        started = self._context.Event()
         process = self._context.Process(
-            target=work, args=(self._dsn, f"w{self._started}", LEASE_TTL, CONCURRENCY)
+            target=work, args=(self._dsn, f"w{self._started}", LEASE_TTL, CONCURRENCY, started)
         )
         process.start()
         self.alive.append(process)
+        self._started_events[process] = started
 
     def kill(self, chance: random.Random) -> None:
         victim = self.alive.pop(chance.randrange(len(self.alive)))
@@ -71,8 +74,11 @@ class Workers:
         self.start()
 
     def stop(self) -> None:
+        """SIGTERM to each worker once it has begun (one just started may still be in
+        multiprocessing's own start-up, which knows nothing of SIGTERM)."""
         for process in self.alive:
             assert process.pid is not None
+            self._started_events[process].wait(60)
             os.kill(process.pid, signal.SIGTERM)
         for process in self.alive:
             process.join(timeout=60)

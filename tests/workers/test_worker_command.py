@@ -3,9 +3,11 @@ question, and once the test answers it with `continue_run=False`, to its end."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psycopg
@@ -107,3 +109,42 @@ def test_the_worker_command_until_idle_returns_once_nothing_is_left_to_claim(
     with SQLiteStore(path) as store:
         assert [s.status for s in store.runs()] == ["interrupted"] * 3
         assert all(s.lease_owner is None for s in store.runs())
+
+
+def test_a_worker_told_to_stop_while_it_starts_claims_nothing_and_exits_cleanly(
+    tmp_path: Path,
+) -> None:
+    """A SIGTERM that comes while the agent's module loads (a deployment stopping workers
+    as they start) stops the worker as one later does: nothing claimed, exit 0."""
+    loading, release = tmp_path / "loading", tmp_path / "release"
+    store = SQLiteStore(tmp_path / "runs.db")
+    env = {
+        **os.environ,
+        "PAUSEPOINT_TEST_LOADING": str(loading),
+        "PAUSEPOINT_TEST_RELEASE": str(release),
+        "PAUSEPOINT_TEST_DB": str(tmp_path / "runs.db"),
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "pausepoint.worker", "tests.workers.slow_agent:agent"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120  # a budget for a busy machine, not a requirement
+        while not loading.exists():
+            assert worker.poll() is None, worker.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        worker.send_signal(signal.SIGTERM)  # while the agent is still loading
+        release.touch()
+        _, err = worker.communicate(timeout=120)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+    assert worker.returncode == 0, err
+    assert "Stopping: the runs executing finish their stretch" in err
+    assert "0 runs claimed" in err
+    assert store.runs() == []
