@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from ..errors import MissingDependencyError, RemoteLimitError, UsageError
+from ..errors import MissingDependencyError, UsageError
 from ..run import DEFAULT_MAX_ANSWER_BYTES
 from ._remote import RemoteRun
 from ._remote_http import ENDINGS
-from ._remote_limits import RemoteLimits
+from ._remote_limits import RemoteLimits, count_event
 from ._remote_saved import read
 
 if TYPE_CHECKING:
@@ -239,13 +239,7 @@ async def hear_all(
             for event in _events_of(item):
                 if ended:
                     continue
-                count += 1
-                if count > limits.max_events:
-                    raise RemoteLimitError(
-                        "max_events",
-                        limits.max_events,
-                        f"The agent sent more than {limits.max_events:,} events in one answer",
-                    )
+                count = count_event(count, limits, "The agent")
                 await hear(event)
                 ended = event.get("type") in ENDINGS
     finally:

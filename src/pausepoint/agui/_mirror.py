@@ -522,18 +522,22 @@ class Mirror:
         out: list[Event] = [MessageEvent(message)]
         now = utc_now()
         for request in requests:
-            record = ToolCall(
-                id=request.id,
-                name=request.name,
-                input=request.input,
-                status="running",
-                attempts=1,
-                started_at=now,
-            )
-            self.prompt.items.append(record)
-            self._records[record.id] = record
-            out.append(ToolCallStartedEvent(record))
+            out.append(ToolCallStartedEvent(self._open(request, now)))
         return out
+
+    def _open(self, request: ToolCallRequest, now: datetime) -> ToolCall:
+        """The running record of a call asked for, in the transcript."""
+        record = ToolCall(
+            id=request.id,
+            name=request.name,
+            input=request.input,
+            status="running",
+            attempts=1,
+            started_at=now,
+        )
+        self.prompt.items.append(record)
+        self._records[record.id] = record
+        return record
 
     def _interrupt(self, classified: ClassifiedInterrupt) -> list[Event]:
         interrupt = classified.interrupt
@@ -579,16 +583,7 @@ class Mirror:
         self.prompt.items.append(message)
         out: list[Event] = [MessageEvent(message)]
         for request, (classified, shape) in zip(requests, unheld, strict=True):
-            record = ToolCall(
-                id=request.id,
-                name=request.name,
-                input={},
-                status="running",
-                attempts=1,
-                started_at=now,
-            )
-            self.prompt.items.append(record)
-            self._records[record.id] = record
+            record = self._open(request, now)
             out.append(ToolCallStartedEvent(record))
             entry = _entry(
                 "generic", classified.interrupt, message=shape.message, schema=shape.schema

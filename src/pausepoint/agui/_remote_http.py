@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import MissingDependencyError, RemoteLimitError
 from ..transcript import ErrorInfo
-from ._remote_limits import MiB, RemoteLimits
+from ._remote_limits import MiB, RemoteLimits, count_event
 from ._sse import EventTooLarge, sse_data
 
 __all__ = ["RemoteRefused", "failure", "follow"]
@@ -86,13 +86,7 @@ async def follow(
                     continue
                 if not isinstance(event, dict):
                     continue
-                count += 1
-                if count > limits.max_events:
-                    raise RemoteLimitError(
-                        "max_events",
-                        limits.max_events,
-                        f"The server sent more than {limits.max_events:,} events in one answer",
-                    )
+                count = count_event(count, limits, "The server")
                 await hear(event)
                 if event.get("type") in ENDINGS:
                     return

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..errors import UsageError
+from ..errors import RemoteLimitError, UsageError
 
-__all__ = ["RemoteLimits"]
+__all__ = ["RemoteLimits", "count_event"]
 
 MiB = 1024 * 1024
 
@@ -45,3 +45,16 @@ class RemoteLimits:
                 raise UsageError(
                     f"RemoteLimits.{field.name} must be a positive number, not {value!r}."
                 )
+
+
+def count_event(count: int, limits: RemoteLimits, sender: str) -> int:
+    """One more event of an answer: its number, or `RemoteLimitError` past `max_events`
+    (`sender`, "The server" or "The agent", is who sent too many)."""
+    count += 1
+    if count > limits.max_events:
+        raise RemoteLimitError(
+            "max_events",
+            limits.max_events,
+            f"{sender} sent more than {limits.max_events:,} events in one answer",
+        )
+    return count
