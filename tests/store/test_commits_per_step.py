@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -57,6 +58,26 @@ class CountingSQLiteStore(SQLiteStore):
         return Counted()
 
 
+def _autovacuum(dsn: str, on: bool) -> None:
+    """Autovacuum's ANALYZE takes transaction ids from the same counter: while commits are
+    counted it is off, and any of its workers still running is waited for."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"ALTER SYSTEM SET autovacuum = {'on' if on else 'off'}")
+        conn.execute("SELECT pg_reload_conf()")
+        if on:
+            return
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
+            ).fetchone()
+            if row is not None and row[0] == 0:
+                return
+            time.sleep(0.05)
+
+
 def _next_xid(dsn: str) -> int:
     import psycopg
 
@@ -78,9 +99,13 @@ def counted(
         return
     dsn: str = request.getfixturevalue("postgres_dsn")
     postgres = PostgresStore(dsn)
+    _autovacuum(dsn, on=False)
     start = _next_xid(dsn)
-    yield postgres, lambda: _next_xid(dsn) - start
-    postgres.close()
+    try:
+        yield postgres, lambda: _next_xid(dsn) - start
+    finally:
+        postgres.close()
+        _autovacuum(dsn, on=True)
 
 
 @action
