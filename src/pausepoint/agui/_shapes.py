@@ -11,8 +11,10 @@ it again.
 
 Readers are tried newest first; `register_shape` adds one. Built in: Pydantic AI's tool
 approvals (`int-<toolCallId>`, reason `tool_call`, answered `{approved, editedArgs?,
-reason?}`) and LangGraph's (`_shapes_langgraph`: langchain's human in the loop, and the
-plain values of `interrupt()` that ask a question).
+reason?}`), LangGraph's (`_shapes_langgraph`: langchain's human in the loop, and the
+plain values of `interrupt()` that ask a question), and Microsoft Agent Framework's
+(`_shapes_agent_framework`: a tool approval answered `{approved, editedArgs?}`, and a
+workflow's `request_info` question answered with a value).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 from ..errors import UsageError
 from ..transcript.decisions import parse_approval
 from ._shape import Shape, ShapeReader
+from ._shapes_agent_framework import agent_framework_approval, agent_framework_request
 from ._shapes_langgraph import langchain_batched, langchain_per_call, langgraph_value
 
 __all__ = ["Shape", "ShapeReader", "read_shape", "register_shape"]
@@ -66,6 +69,8 @@ _READERS: list[ShapeReader] = [
     langchain_per_call,
     langchain_batched,
     pydantic_ai_approval,
+    agent_framework_approval,
+    agent_framework_request,
     langgraph_value,  # after langchain's: any value of a LangGraph pause
 ]
 
