@@ -15,7 +15,8 @@ here to see what ran.
 At ``/workflow`` the same server runs a workflow whose executor asks by ``request_info``
 where an order ships from: an ``input_required`` interrupt with a string's schema, a
 question card answered with the value the executor reads (and no Reject: cancelling it
-tells the executor nothing).
+tells the executor nothing). At ``/workflow-approval`` the refunds agent is a workflow's
+executor: its approval comes by ``request_info``, a card offering Approve and Reject.
 
 agent-framework-ag-ui pins ag-ui-protocol below 0.2, pausepoint needs 1.0: the two cannot
 be installed together, so the agent runs in an interpreter of its own, as a process serving
@@ -470,3 +471,65 @@ async def test_a_workflow_request_refuses_reject_and_a_value_outside_its_schema(
     done = await remote.resume("Gdańsk")
     assert done.status == "completed"
     assert texts(remote)[-1] == ("assistant", "Shipping order 42 from Gdańsk.")
+
+
+async def test_a_pause_saved_and_loaded_in_a_new_kernel_is_still_a_card_answered_there(
+    agent_url: str, workflow_url: str, ran: Calls, tmp_path: Path
+) -> None:
+    remote, interrupt_id = await paused(agent_url)
+    question = RemoteRun(workflow_url)
+    await question.run("Ship order 42.")
+
+    loaded = RemoteRun.load(remote.save(tmp_path / "refund.json"))
+    asked = RemoteRun.load(question.save(tmp_path / "ship.json"))
+
+    assert loaded.read_from(interrupt_id) == "Agent Framework"
+    assert loaded.view.pending[0]["decisions"] == ["approve", "edit", "reject"]
+    assert [p.kind for p in asked.pending] == ["generic"]
+    approved = await loaded.resume(
+        {"approved": True, "editedArgs": {"order_id": 42, "amount": 1.0}}
+    )
+    answered = await asked.resume("Leeds")
+    assert (approved.status, answered.status) == ("completed", "completed")
+    assert ran() == [{"order_id": 42, "amount": 1.0}]
+    assert texts(asked)[-1] == ("assistant", "Shipping order 42 from Leeds.")
+
+
+async def test_a_workflows_approval_is_a_card_without_edit_approved_and_rejected_there(
+    peer: tuple[str, Path], ran: Calls
+) -> None:
+    """The framework's workflow runs the call it stored, whatever edit it is sent (the
+    adapter checks it, then core drops it): the card offers Approve and Reject only."""
+    url = peer[0] + "/workflow-approval"
+    approving, rejecting = RemoteRun(url), RemoteRun(url)
+    for remote in (approving, rejecting):
+        assert (await remote.run(ASK)).status == "interrupted"
+    (interrupt,) = approving.interrupts
+    assert (interrupt["reason"], interrupt["toolCallId"]) == ("tool_call", CALL_ID)
+    assert interrupt["metadata"]["agent_framework"]["source_executor_id"] == "refunds"
+    assert "editedArgs" in interrupt["responseSchema"]["properties"]
+    (card,) = approving.view.pending
+    assert (card["readFrom"], card["toolName"], card["decisions"]) == (
+        "Agent Framework",
+        "refund",
+        ["approve", "reject"],
+    )
+    before = approving.prompt.model_dump_json()
+
+    with pytest.raises(InvalidResolutionError, match="takes Approve or Reject, not Edit arguments"):
+        await approving.resume({"approved": True, "editedArgs": {"order_id": 42, "amount": 1.0}})
+    with pytest.raises(InvalidResolutionError, match="not Respond"):
+        await approving.respond("Only half.")
+
+    assert approving.prompt.model_dump_json() == before
+    approved = await approving.resume(True)
+    assert approved.status == "completed", approved.error
+    assert ran() == [{"order_id": 42, "amount": 30.0}]
+    assert texts(approving)[-1] == ("assistant", DONE)
+
+    rejected = await rejecting.reject("Not today.")
+
+    assert rejected.status == "completed", rejected.error
+    assert ran() == [{"order_id": 42, "amount": 30.0}]  # the approved one alone
+    assert records(rejecting)["refund"].status == "rejected"
+    assert texts(rejecting)[-1] == ("assistant", f"Done: {DENIED}")

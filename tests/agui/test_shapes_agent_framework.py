@@ -150,3 +150,14 @@ def test_a_workflow_request_without_a_schema_or_of_another_kind_is_not_read() ->
     approval_reason = request(reason="tool_call")
 
     assert [read_shape(i) for i in (no_schema, approval_reason)] == [None, None]
+
+
+def test_a_workflows_approval_offers_no_edit() -> None:
+    # Its executor runs the call it stored: an edit would be dropped without a word.
+    asked = approval(editedArgs=EDITED_ARGS)
+    asked["metadata"]["agent_framework"]["source_executor_id"] = "refunds"
+
+    shape = read_shape(asked)
+
+    assert shape is not None
+    assert shape.decisions == ("approve", "reject")

@@ -14,7 +14,11 @@ Both kinds carry `metadata.agent_framework`:
   interrupt's `responseSchema`), handed to the executor's response handler. Cancelling it
   drops the request without telling the executor, so its card offers no Reject.
 
-A workflow's own approval request is the first kind too, answered the same way.
+A workflow's approval (an `AgentExecutor`'s tool, asked by `request_info`; its metadata
+names the `source_executor_id`) is the first kind too, answered the same way but without
+Edit arguments: agent-framework-core 1.23.0 runs the call it stored, not the edited one
+the adapter passes on (`_bind_approval_response_to_pending_request` in
+`agent_framework/_tools.py`).
 """
 
 from __future__ import annotations
@@ -55,8 +59,9 @@ def agent_framework_approval(interrupt: Mapping[str, Any]) -> Shape | None:
         or "approved" not in properties  # a `confirm_changes` steps review asks otherwise
     ):
         return None
+    editable = "editedArgs" in properties and "source_executor_id" not in metadata
     decisions: tuple[Decision, ...] = (
-        ("approve", "edit", "reject") if "editedArgs" in properties else ("approve", "reject")
+        ("approve", "edit", "reject") if editable else ("approve", "reject")
     )
 
     def resolve(answer: Any) -> dict[str, Any]:

@@ -9,6 +9,8 @@ a test can read what ran and with which arguments.
 
 At ``/workflow``, a workflow whose one executor asks, by ``request_info``, which warehouse
 order 42 ships from (a string), and on the answer yields "Shipping order 42 from " and it.
+At ``/workflow-approval``, the refunds agent as a workflow's one executor
+(``AgentExecutor``): its approval is asked by ``request_info``.
 
 agent-framework-ag-ui pins ag-ui-protocol below 0.2 and pausepoint needs 1.0, so the two
 cannot share an environment: this module runs in an interpreter of its own, imported by
@@ -26,6 +28,7 @@ from typing import Any
 
 from agent_framework import (
     Agent,
+    AgentExecutor,
     BaseChatClient,
     ChatResponse,
     ChatResponseUpdate,
@@ -46,6 +49,7 @@ from fastapi import FastAPI
 TOOL_CALL_ID = "call_refund_42"
 PATH = "/agent"
 WORKFLOW_PATH = "/workflow"
+WORKFLOW_APPROVAL_PATH = "/workflow-approval"
 QUESTION = "Which warehouse should order 42 ship from?"
 ASKING = "Refunding order 42."
 
@@ -146,6 +150,14 @@ def build_app() -> FastAPI:
     # A workflow of its own for each thread: one instance keeps its pending requests.
     workflow = AgentFrameworkWorkflow(workflow_factory=lambda _: build_workflow())
     add_agent_framework_fastapi_endpoint(app, workflow, path=WORKFLOW_PATH, single_user=True)
+    refunds = AgentFrameworkWorkflow(
+        workflow_factory=lambda _: WorkflowBuilder(
+            start_executor=AgentExecutor(build_agent(), id="refunds")
+        ).build()
+    )
+    add_agent_framework_fastapi_endpoint(
+        app, refunds, path=WORKFLOW_APPROVAL_PATH, single_user=True
+    )
     return app
 
 
