@@ -175,3 +175,81 @@ def test_a_plain_langgraph_value_is_a_question_that_offers_no_reject() -> None:
         assert form is not None
         assert (form.kind, form.message, form.schema) == ("generic", "How many?", schema)
         assert form.resolve({"n": 3}) == {"n": 3}
+
+
+INBOX = {
+    "action_request": {"action": "send_email", "args": {"to": "ada@example.com"}},
+    "config": {
+        "allow_accept": True,
+        "allow_edit": True,
+        "allow_respond": True,
+        "allow_ignore": True,
+    },
+    "description": "Send it?",
+}
+
+
+def test_an_agent_inbox_request_is_an_approval_of_its_action_answered_in_its_words() -> None:
+    shape = read_shape(served([INBOX]))
+
+    assert shape is not None
+    assert (shape.source, shape.kind, shape.tool_name, shape.args, shape.message) == (
+        "LangGraph",
+        "tool-approval",
+        "send_email",
+        {"to": "ada@example.com"},
+        "Send it?",
+    )
+    assert shape.decisions == ("approve", "edit", "respond", "reject")
+    assert shape.resolve(True) == [{"type": "accept", "args": None}]
+    assert shape.resolve({"approved": True, "editedArgs": {"to": "grace@example.com"}}) == [
+        {"type": "edit", "args": {"action": "send_email", "args": {"to": "grace@example.com"}}}
+    ]
+    assert shape.resolve({"approved": False, "payload": {"response": "Wait."}}) == [
+        {"type": "response", "args": "Wait."}
+    ]
+    # Reject is `ignore`, which has no room for the reason.
+    assert shape.decline("Not today.") == [{"type": "ignore", "args": None}]
+    assert shape.resolve(False) == [{"type": "ignore", "args": None}]
+
+
+def test_the_inbox_config_decides_what_its_card_offers() -> None:
+    config = {"allow_accept": True, "allow_edit": False, "allow_respond": False}
+    shape = read_shape(served([{**INBOX, "config": {**config, "allow_ignore": True}}]))
+    assert shape is not None
+    assert shape.decisions == ("approve", "reject")
+    with pytest.raises(InvalidResolutionError, match="takes Approve or Reject, not Edit"):
+        shape.check("edit")
+
+    respond_only = {"allow_accept": False, "allow_edit": False, "allow_respond": True}
+    shape = read_shape(served([{**INBOX, "config": {**respond_only, "allow_ignore": False}}]))
+    assert shape is not None
+    assert shape.decisions == ("respond",)
+
+    # A request that allows nothing cannot be answered from a card: shown read-only.
+    nothing = dict.fromkeys(INBOX["config"], False)
+    assert read_shape(served([{**INBOX, "config": nothing}])) is None
+
+
+def test_without_its_config_an_inbox_card_offers_what_the_action_implies() -> None:
+    # What ag-ui-langgraph 0.0.47 sends: it drops every value key named `config`.
+    dropped = {k: v for k, v in INBOX.items() if k != "config"}
+    shape = read_shape(served([dropped]))
+    assert shape is not None
+    assert shape.decisions == ("approve", "edit", "respond", "reject")
+
+    no_args = {**dropped, "action_request": {"action": "archive", "args": {}}}
+    shape = read_shape(served([no_args]))
+    assert shape is not None
+    assert shape.decisions == ("approve", "respond", "reject")  # nothing to edit
+
+
+def test_values_that_are_not_an_inbox_request_are_not_read_as_one() -> None:
+    for raw in (
+        [INBOX, INBOX],  # the Agent Inbox asks one at a time
+        [{**INBOX, "action_request": {"args": {}}}],
+        [{**INBOX, "action_request": {"action": "send_email", "args": "to Ada"}}],
+        [{"description": "Send it?"}],
+        ["Send it?"],
+    ):
+        assert read_shape(served(raw)) is None

@@ -544,7 +544,11 @@ class Mirror:
         shape = read_shape(interrupt) if classified.kind == "unbound" else None
         if shape is not None and shape.parts:
             return self._batch(classified, shape)
-        if shape is not None and shape.kind == "generic" and not interrupt.get("toolCallId"):
+        if (
+            shape is not None
+            and (shape.kind == "generic" or shape.tool_name is not None)
+            and not interrupt.get("toolCallId")
+        ):
             self._unheld.append((classified, shape))  # a pause record holds it (`_hold`)
             return []
         record = self._records.get(str(interrupt.get("toolCallId") or ""))
@@ -567,15 +571,19 @@ class Mirror:
     def _hold(self) -> list[Event]:
         """The questions of this stretch's interrupts that name no call (a LangGraph node's
         `interrupt()`): one turn of pause records, a call each, so that each is a card
-        like any other. The turn is this client's, not the agent's: it is never sent back
-        in the history, and each record ends with the answer once the agent goes on."""
+        like any other (one about an action the node will run, a shape with a `tool_name`,
+        is a tool approval of that action with its `args` as input). The turn is this
+        client's, not the agent's: it is never sent back in the history, and each record
+        ends with the answer once the agent goes on."""
         unheld, self._unheld = self._unheld, []
         if not unheld:
             return []
         now = utc_now()
         requests = [
             ToolCallRequest(
-                id=PAUSE_PREFIX + classified.id, name=shape.tool_name or "interrupt", input={}
+                id=PAUSE_PREFIX + classified.id,
+                name=shape.tool_name or "interrupt",
+                input=dict(shape.args or {}),
             )
             for classified, shape in unheld
         ]
@@ -586,7 +594,7 @@ class Mirror:
             record = self._open(request, now)
             out.append(ToolCallStartedEvent(record))
             entry = _entry(
-                "generic", classified.interrupt, message=shape.message, schema=shape.schema
+                shape.kind, classified.interrupt, message=shape.message, schema=shape.schema
             )
             self.shaped[entry.id] = shape
             out.extend(self._pause(record, entry))
@@ -758,8 +766,17 @@ def is_pause_record(record: ToolCall) -> bool:
 
 
 def settle_pause(record: ToolCall) -> None:
-    """An answered pause record, once the agent went on: its result is the answer."""
-    resolution = record.interrupts[-1].resolution
-    if isinstance(resolution, ResumeResolution):
-        record.status, record.result = "succeeded", resolution.data
-        record.ended_at = utc_now()
+    """An answered pause record, once the agent went on: its result is the answer; an
+    approval's is the words of a Respond (`responded`), else unknown here (the node ran
+    the action, or not, itself)."""
+    entry = record.interrupts[-1]
+    if not isinstance(entry.resolution, ResumeResolution):
+        return
+    approval = entry.kind == "tool-approval"
+    decision = decision_of(entry) if approval else None
+    if decision is not None and decision.kind == "responded":
+        record.status, record.result = "responded", decision.value
+    else:
+        record.status = "succeeded"
+        record.result = None if approval else entry.resolution.data
+    record.ended_at = utc_now()

@@ -27,7 +27,12 @@ from ..errors import UsageError
 from ..transcript.decisions import parse_approval
 from ._shape import Shape, ShapeReader
 from ._shapes_agent_framework import agent_framework_approval, agent_framework_request
-from ._shapes_langgraph import langchain_batched, langchain_per_call, langgraph_value
+from ._shapes_langgraph import (
+    agent_inbox,
+    langchain_batched,
+    langchain_per_call,
+    langgraph_value,
+)
 
 __all__ = ["Shape", "ShapeReader", "read_shape", "register_shape"]
 
@@ -71,6 +76,7 @@ _READERS: list[ShapeReader] = [
     pydantic_ai_approval,
     agent_framework_approval,
     agent_framework_request,
+    agent_inbox,
     langgraph_value,  # after langchain's: any value of a LangGraph pause
 ]
 

@@ -12,6 +12,9 @@ ag-ui-langgraph puts an interrupt's value under `metadata.langgraph.raw`. langch
   (`action_requests`: name, args, description; `review_configs`: action name and
   `allowed_decisions`), answered `{"decisions": [...]}`, one per request, in order.
 
+The Agent Inbox convention (`interrupt([HumanInterrupt])`, answered with a list of one
+`HumanResponse`) is a tool approval of the action it names: see `agent_inbox`.
+
 Any other value of LangGraph's `interrupt(value)` is a question answered with a value
 (`Command(resume=value)`): a string is a question answered in text; a dict with a
 `message` (or `question`) and a JSON Schema (the interrupt's `responseSchema`, or the
@@ -30,7 +33,7 @@ from typing import Any
 from ..transcript.decisions import parse_approval
 from ._shape import DECISIONS, Decision, Shape, decision_of_answer
 
-__all__ = ["langchain_batched", "langchain_per_call", "langgraph_value"]
+__all__ = ["agent_inbox", "langchain_batched", "langchain_per_call", "langgraph_value"]
 
 SOURCE = "LangGraph"
 
@@ -169,6 +172,72 @@ def _config_for(configs: list[Any], index: int, name: str) -> Mapping[str, Any]:
         if isinstance(config, Mapping) and config.get("action_name") == name:
             return config
     return {}
+
+
+_INBOX_FLAGS: dict[str, Decision] = {
+    "allow_accept": "approve",
+    "allow_edit": "edit",
+    "allow_respond": "respond",
+    "allow_ignore": "reject",
+}
+
+
+def agent_inbox(interrupt: Mapping[str, Any]) -> Shape | None:
+    """The Agent Inbox's question: a tool approval of the action its one `HumanInterrupt`
+    names (`action_request`: `action`, `args`; `description`, the card's question),
+    answered with the `[HumanResponse]` the node reads from `interrupt(...)[0]`.
+
+    Approve is `accept`, Edit arguments `edit` (the action with its edited `args`),
+    Respond `response` (the words), and Reject `ignore`. `ignore` carries no words: a
+    Reject's reason stays in this transcript, and Respond is how to tell the node why.
+
+    The card offers what the request's `config` allows (`allow_accept`, `allow_edit`,
+    `allow_respond`, `allow_ignore`). ag-ui-langgraph 0.0.47 drops every value key named
+    `config` before the interrupt is sent, so from its server (or `pausepoint.host`) the
+    flags never arrive: the card then offers what the action implies, Approve, Respond
+    and Reject, and Edit arguments when it has arguments to edit. A node that allows less
+    must still refuse the rest itself.
+    """
+    raw = _raw(interrupt)
+    if not isinstance(raw, list) or len(raw) != 1 or not isinstance(raw[0], Mapping):
+        return None
+    request = raw[0].get("action_request")
+    name = request.get("action") if isinstance(request, Mapping) else None
+    args = request.get("args") if isinstance(request, Mapping) else None
+    if not isinstance(name, str) or not name or not isinstance(args, Mapping):
+        return None
+    config = raw[0].get("config")
+    if isinstance(config, Mapping):
+        decisions = tuple(d for flag, d in _INBOX_FLAGS.items() if config.get(flag) is True)
+    else:
+        decisions = tuple(d for d in DECISIONS if d != "edit" or args)
+    if not decisions:
+        return None  # nothing it takes could be sent from a card: shown read-only
+
+    def resolve(answer: Any) -> list[dict[str, Any]]:
+        kind = decision_of_answer(answer)
+        if kind == "respond":
+            return [{"type": "response", "args": parse_approval(answer).response}]
+        if kind == "edit":
+            edited = parse_approval(answer).edited_args
+            return [{"type": "edit", "args": {"action": name, "args": edited}}]
+        return [{"type": "accept" if kind == "approve" else "ignore", "args": None}]
+
+    def decline(_: str) -> list[dict[str, Any]]:
+        return [{"type": "ignore", "args": None}]  # `ignore` has no room for a reason
+
+    description = raw[0].get("description")
+    return Shape(
+        SOURCE,
+        "tool-approval",
+        resolve,
+        decline,
+        decisions=decisions,
+        message=description if isinstance(description, str) and description else None,
+        tool_name=name,
+        args=args,
+        keyed=True,
+    )
 
 
 def langgraph_value(interrupt: Mapping[str, Any]) -> Shape | None:
