@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..transcript.decisions import parse_approval
+from ._openai_agents import openai_agents_approval
 from ._shape import Shape, ShapeReader
 from ._shapes_agent_framework import agent_framework_approval, agent_framework_request
 from ._shapes_langgraph import (
@@ -74,6 +75,7 @@ _READERS: list[ShapeReader] = [
     langchain_per_call,
     langchain_batched,
     pydantic_ai_approval,
+    openai_agents_approval,
     agent_framework_approval,
     agent_framework_request,
     agent_inbox,
