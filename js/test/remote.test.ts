@@ -125,6 +125,13 @@ describe("a pause read from another producer's shape", () => {
     done();
   });
 
+  it("names a producer whose name ends in s as its owner without a second s", () => {
+    const read = { ...approvalCard, readFrom: "OpenAI Agents" };
+    const { view, done } = setup({ status: "interrupted", items: [], pending: [read], meta: remoteMeta });
+    expect(view.get("pp-read-from").textContent).toBe("Read from OpenAI Agents' pause");
+    done();
+  });
+
   it("offers only the decisions its producer takes", () => {
     const read = { ...approvalCard, readFrom: "LangGraph", decisions: ["approve", "reject"] };
     const { view, done } = setup({ status: "interrupted", items: [], pending: [read], meta: remoteMeta });

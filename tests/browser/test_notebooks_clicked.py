@@ -453,6 +453,8 @@ def test_durable_runs_answered_in_the_inbox(open_saved: OpenSaved) -> None:
 
 # -- 09 --------------------------------------------------------------------------------
 
+YOUR_TURN = 50  # notebook 09's served run that waits for the reader
+
 
 def answer_langgraphs_question(cell: int) -> Click:
     """A LangGraph node's `interrupt()`: a form from its schema, on a row of its own, with
@@ -524,18 +526,40 @@ def answer_langchains_review(cell: int) -> Click:
     return click
 
 
+def approve_the_sdks_call(cell: int) -> Click:
+    """An OpenAI Agents SDK approval, hosted: a card read from the SDK's pause, with no
+    Edit arguments, approved with a click; the header says where the run executes."""
+
+    def click(nb: Any) -> None:
+        card = card_in(nb, cell, "tool-approval")
+        expect(card).to_contain_text("issue_credit")
+        expect(card.get_by_test_id("pp-read-from")).to_have_text("Read from OpenAI Agents' pause")
+        expect(card.get_by_test_id("pp-edit-args")).to_have_count(0)
+        expect(card.get_by_test_id("pp-respond")).to_be_visible()
+        view = nb.output(cell).locator(".pp-root").first
+        expect(view).to_contain_text("OpenAI Agents agent in this kernel")
+        nb.screenshot(f"nb09-openai-agents-{cell}")
+        card.get_by_test_id("pp-approve").click()
+        status_in(nb, cell, "completed")
+        expect(nb.output(cell).get_by_test_id("pp-decision").last).to_contain_text("Approved")
+        expect(view).to_contain_text("Done: credited 5.00 to Ada.")
+
+    return click
+
+
 def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSaved) -> None:
     """The LangGraph node's question is a form, answered on its card; Pydantic AI's approval, read
     from its shape, is approved on its card; langchain's review is answered on its two
-    cards; the served run of "Your turn" is approved in its card, and the RemoteRun in
-    the kernel completes."""
+    cards; then the same agents and an OpenAI Agents SDK agent, hosted in the kernel, are
+    answered on theirs; the served run of "Your turn" is approved in its card, and the
+    RemoteRun in the kernel completes."""
 
     def approve(nb: Any) -> None:
-        card = card_in(nb, 42, "tool-approval")
+        card = card_in(nb, YOUR_TURN, "tool-approval")
         expect(card).to_contain_text("refund")
         nb.screenshot("nb09-card")
         card.get_by_test_id("pp-approve").click()
-        status_in(nb, 42, "completed")
+        status_in(nb, YOUR_TURN, "completed")
 
     nb = open_real(
         open_saved,
@@ -548,7 +572,10 @@ def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSav
             25: answer_langgraphs_question(25),
             32: approve_read_from_its_shape(32),
             38: answer_langchains_review(38),
-            42: approve,
+            42: answer_langchains_review(42),
+            44: approve_read_from_its_shape(44),
+            46: approve_the_sdks_call(46),
+            YOUR_TURN: approve,
         },
     )
 
@@ -558,9 +585,17 @@ def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSav
     expect(nb.output(40).last).to_contain_text("the tools did: ['invoice 42 to ada@example.com']")
     expect(nb.output(40).last).to_contain_text("with reason: Ada wants to keep her account")
 
-    expect(nb.output(43).last).to_contain_text("completed - Done: refunded 12.50 for order 7.")
+    # The cell after the hosted cards finds them answered, each by its framework.
+    hosted = nb.output(48).last
+    expect(hosted).to_contain_text("LangGraph: completed - the tools did: ['invoice 42")
+    expect(hosted).to_contain_text("Pydantic AI: completed - Done: subscription 314 cancelled.")
+    expect(hosted).to_contain_text("OpenAI Agents: completed - credited: [('Ada', 5.0)]")
+
+    expect(nb.output(YOUR_TURN + 1).last).to_contain_text(
+        "completed - Done: refunded 12.50 for order 7."
+    )
     kernel_says(nb, "KERNEL completed | Done: refunded 12.50 for order 7.")
-    expect(nb.output(42).get_by_test_id("pp-card")).to_have_count(0)
+    expect(nb.output(YOUR_TURN).get_by_test_id("pp-card")).to_have_count(0)
     nb.screenshot("nb09-end")
 
 
@@ -572,7 +607,7 @@ def test_remote_agents_your_turn_approved_in_the_remote_card(open_saved: OpenSav
     [
         ("01-quickstart", 'print("KERNEL", run.status, mine.status)', 8),
         ("02-approvals", 'print("KERNEL", yours.status)', 25),
-        ("09-remote-agents", 'print("KERNEL", yours.status)', 42),
+        ("09-remote-agents", 'print("KERNEL", yours.status)', YOUR_TURN),
     ],
     ids=["01", "02", "09"],
 )
@@ -640,7 +675,7 @@ YOURS = 'print("KERNEL", yours.status, "|", yours.prompt.output)'
     [
         ("02-approvals", 25, "", YOURS),
         ("08-durable-runs", 10, "inbox", LOADED_08),
-        ("09-remote-agents", 42, "", YOURS),
+        ("09-remote-agents", YOUR_TURN, "", YOURS),
     ],
     ids=["02", "08", "09"],
 )

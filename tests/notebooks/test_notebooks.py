@@ -432,6 +432,7 @@ REMOTE = "09-remote-agents.ipynb"
 TO_INSTALL = (
     'Skipping the LangGraph part: pip install "ag-ui-langgraph[fastapi]" langgraph langchain\n',
     'Skipping the Pydantic AI part: pip install "pydantic-ai-slim[ag-ui]"\n',
+    "Skipping the OpenAI Agents part: pip install openai-agents\n",
 )
 
 
@@ -507,10 +508,11 @@ def test_remote_agents_answers_a_served_pausepoint_agent(executed: Execute) -> N
 
 
 def test_remote_agents_drives_langgraph_and_pydantic_ai(executed: Execute) -> None:
-    if not all(importlib.util.find_spec(name) for name in ("ag_ui_langgraph", "pydantic_ai")):
+    frameworks = ("ag_ui_langgraph", "pydantic_ai", "agents")
+    if not all(importlib.util.find_spec(name) for name in frameworks):
         if os.environ.get("CI") == "true":
             pytest.fail("CI installs the interop extra, which notebook 09 shows")
-        pytest.skip("the interop extra (LangGraph, Pydantic AI) is not installed")
+        pytest.skip("the interop extra (LangGraph, Pydantic AI, OpenAI Agents) is not installed")
     nb = executed(REMOTE)
     assert TO_INSTALL[0] not in text(cell_with(nb, "HAS_LANGGRAPH = True"))
     graph = text(cell_with(nb, "graph_run = RemoteRun("))
@@ -553,17 +555,60 @@ def test_remote_agents_drives_langgraph_and_pydantic_ai(executed: Execute) -> No
         f"completed - Done. {refused} her account. invoice 42 sent to ada@example.com.\n"
         "the tools did: ['invoice 42 to ada@example.com']\n"
     )
-    (accounts,) = [v for v in views(nb) if v["items"][0]["text"].startswith("Send Ada")]
+    served = [v for v in views(nb) if not v["meta"].get("hosted")]
+    (accounts,) = [v for v in served if v["items"][0]["text"].startswith("Send Ada")]
     statuses = [(i["name"], i["status"]) for i in accounts["items"] if i["type"] == "tool"]
     assert statuses == [("send_invoice", "succeeded"), ("close_account", "rejected")]
 
 
+def test_remote_agents_hosts_langgraph_pydantic_ai_and_openai_agents(executed: Execute) -> None:
+    """Part 5: the same LangGraph and Pydantic AI agents and an OpenAI Agents SDK agent,
+    hosted in the kernel, each pause a card read from its framework's shape; answered
+    from code here (the clicked test answers them on their cards)."""
+    if not all(importlib.util.find_spec(name) for name in ("ag_ui_langgraph", "pydantic_ai")):
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI installs the interop extra, which notebook 09 shows")
+        pytest.skip("the interop extra is not installed")
+    nb = executed(REMOTE)
+    assert TO_INSTALL[2] not in text(cell_with(nb, "HAS_OPENAI_AGENTS = True"))
+    assert text(cell_with(nb, "desk = host(accounts)")).startswith(
+        "interrupted - cards: ['send_invoice', 'close_account']\n"
+    )
+    assert text(cell_with(nb, "billing_here = host(billing)")).startswith(
+        "interrupted - read from Pydantic AI\n"
+    )
+    assert text(cell_with(nb, "helpdesk = host(support")).startswith(
+        "interrupted - read from OpenAI Agents\n"
+    )
+    assert text(cell_with(nb, "for pending in desk.pending:")) == (
+        "LangGraph: completed - the tools did: ['invoice 42 to ada@example.com']\n"
+        "Pydantic AI: completed - Done: subscription 314 cancelled.\n"
+        "OpenAI Agents: completed - credited: [('Ada', 5.0)]\n"
+    )
+    hosted = {v["meta"]["hosted"]: v for v in views(nb) if v["meta"].get("hosted")}
+    assert sorted(hosted) == ["LangGraph", "OpenAI Agents", "Pydantic AI"]
+    assert [v["status"] for v in hosted.values()] == ["completed"] * 3
+    tools = {
+        name: [(i["name"], i["status"]) for i in v["items"] if i["type"] == "tool"]
+        for name, v in hosted.items()
+    }
+    assert tools == {
+        "LangGraph": [("send_invoice", "succeeded"), ("close_account", "rejected")],
+        "Pydantic AI": [("cancel_subscription", "succeeded")],
+        "OpenAI Agents": [("issue_credit", "succeeded")],
+    }
+    assert assistant_texts(hosted["OpenAI Agents"]) == [
+        "I'll credit Ada 5.00 for the late parcel.",
+        "Done: credited 5.00 to Ada.",
+    ]
+
+
 def test_remote_agents_without_the_other_frameworks(tmp_path: Path) -> None:
-    """Without LangGraph and Pydantic AI, parts 2 to 4 say what to install and skip, and
-    the rest runs as before."""
+    """Without LangGraph, Pydantic AI and the OpenAI Agents SDK, parts 2 to 5 say what to
+    install and skip, and the rest runs as before."""
     hidden = tmp_path / "hidden"
     hidden.mkdir()
-    for module in ("ag_ui_langgraph", "pydantic_ai"):
+    for module in ("ag_ui_langgraph", "pydantic_ai", "agents"):
         (hidden / f"{module}.py").write_text('raise ImportError("hidden by the test")\n')
     path = os.pathsep.join(p for p in (str(hidden), os.environ.get("PYTHONPATH")) if p)
     nb = execute(REMOTE, tmp_path, {"PYTHONPATH": path})
@@ -572,6 +617,7 @@ def test_remote_agents_without_the_other_frameworks(tmp_path: Path) -> None:
     assert not stderr(nb)
     assert text(cell_with(nb, "HAS_LANGGRAPH = True")) == TO_INSTALL[0]
     assert text(cell_with(nb, "HAS_PYDANTIC_AI = True")) == TO_INSTALL[1]
+    assert text(cell_with(nb, "HAS_OPENAI_AGENTS = True")) == TO_INSTALL[2]
     skipped = [
         c
         for c in nb.cells
@@ -579,7 +625,7 @@ def test_remote_agents_without_the_other_frameworks(tmp_path: Path) -> None:
         and c.source.startswith("if HAS_")
         and "print(server)" not in c.source
     ]
-    assert len(skipped) == 10
+    assert len(skipped) == 13
     for cell in skipped:
         said = text(cell)
         assert said.startswith("Skipped: ") or said == "", cell.source

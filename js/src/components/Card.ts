@@ -8,7 +8,7 @@ import { respondAnswer } from "../lib/answers";
 import { moveFocusAfterAnswer } from "../lib/focus";
 import { formatDuration, useNow, useUniqueId } from "../lib/hooks";
 import { sameJson } from "../lib/json";
-import { callTitle, kindTitle } from "../lib/labels";
+import { callTitle, kindTitle, possessive } from "../lib/labels";
 import { booleanChoice } from "../lib/schema-form";
 import { revealText } from "../lib/unicode";
 import type { Json, PendingCard } from "../types";
@@ -237,7 +237,7 @@ export function Card({ card, readOnly: offline = false }: { card: PendingCard; r
     ${
       card.readFrom
         ? html`<p class="pp-read-from pp-muted" data-testid="pp-read-from"
-            title="It came without pausepoint's binding, so nothing vouches that it belongs to this run or that its schema is the one its server checks; your answer is checked here against the schema it came with, and again by its server">Read from ${revealText(card.readFrom)}'s pause</p>`
+            title="It came without pausepoint's binding, so nothing vouches that it belongs to this run or that its schema is the one its server checks; your answer is checked here against the schema it came with, and again by its server">Read from ${possessive(revealText(card.readFrom))} pause</p>`
         : null
     }
     ${body}

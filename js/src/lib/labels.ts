@@ -66,3 +66,8 @@ export function callTitle(name: string | null | undefined, input: Json | undefin
   const tool = name ?? "tool call";
   return args ? `${tool} · ${args}` : tool;
 }
+
+/** A producer's name as an owner: "Pydantic AI's", "OpenAI Agents'". */
+export function possessive(name: string): string {
+  return name.endsWith("s") ? `${name}'` : `${name}'s`;
+}
