@@ -1,0 +1,114 @@
+"""`RunWorkflow`: one per stored run, workflow id = run id. It schedules the run's
+stretches as activities and waits, between them, for the answers people give as Workflow
+Updates. Its history holds ids and small outcomes only: the transcript stays in the store.
+
+Workflow code must replay the same way from its history, so it only awaits activities,
+timers and conditions; everything that touches the store is in the activities."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+from temporalio.exceptions import ActivityError, ApplicationError
+
+with workflow.unsafe.imports_passed_through():
+    from ._shared import Answer, AnswerOutcome, RunInput, Stretch, StretchOutcome
+
+__all__ = ["ANSWER", "RETRY", "STATUS", "RunWorkflow"]
+
+ANSWER = "answer"
+"""The Update that answers one interrupt."""
+STATUS = "status"
+"""The query that says where the run stands."""
+
+RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=30),
+    maximum_attempts=0,  # until it succeeds: a stretch that fails ends the run "failed"
+    non_retryable_error_types=["RunNotFoundError", "UsageError", "StoreError"],
+)
+"""How a stretch is tried again after its worker died or the store could not be reached.
+The run's lease keeps a stale attempt from committing; an action cut short runs again as
+a new attempt (`ctx.attempt`)."""
+
+STRETCH_TIMEOUT = timedelta(hours=24)
+HEARTBEAT_TIMEOUT = timedelta(seconds=10)
+ANSWER_TIMEOUT = timedelta(seconds=60)
+WAITING = ("interrupted", "paused")
+
+
+@workflow.defn(name="PausepointRun")
+class RunWorkflow:
+    def __init__(self) -> None:
+        self._status = "idle"
+        self._pending: list[str] = []
+        self._stretching = False
+        self._go_on = False
+        self._agent: str | None = None
+
+    @workflow.run
+    async def run(self, given: RunInput) -> StretchOutcome:
+        self._agent = given.agent
+        while True:
+            self._stretching = True
+            self._go_on = False
+            outcome: StretchOutcome = await workflow.execute_activity(
+                "pausepoint_stretch",
+                Stretch(given.run_id, given.agent),
+                result_type=StretchOutcome,
+                start_to_close_timeout=STRETCH_TIMEOUT,
+                heartbeat_timeout=HEARTBEAT_TIMEOUT,
+                retry_policy=RETRY,
+            )
+            self._status, self._pending = outcome.status, list(outcome.pending)
+            self._stretching = False
+            if outcome.status not in WAITING:
+                return outcome
+            await workflow.wait_condition(lambda: self._go_on)
+
+    @workflow.query(name=STATUS)
+    def status(self) -> StretchOutcome:
+        return StretchOutcome(self._status, list(self._pending))
+
+    @workflow.update(name=ANSWER)
+    async def answer(self, answer: Answer) -> AnswerOutcome:
+        # An answer that arrives while a stretch is ending waits for it to end.
+        await workflow.wait_condition(lambda: not self._stretching)
+        if answer.interrupt_id not in self._pending:
+            raise ApplicationError(
+                f"Run {workflow.info().workflow_id!r} waits on no interrupt "
+                f"{answer.interrupt_id!r} (waiting on: {', '.join(self._pending) or 'none'}).",
+                type="NoPendingInterruptError",
+                non_retryable=True,
+            )
+        try:
+            committed: AnswerOutcome = await workflow.execute_activity(
+                "pausepoint_answer",
+                args=[workflow.info().workflow_id, self._agent, answer],
+                result_type=AnswerOutcome,
+                start_to_close_timeout=ANSWER_TIMEOUT,
+                retry_policy=RetryPolicy(maximum_attempts=3),
+            )
+        except ActivityError as failed:
+            refused = failed.cause
+            if isinstance(refused, ApplicationError):  # the run's checks refused it
+                raise ApplicationError(
+                    refused.message, *refused.details, type=refused.type, non_retryable=True
+                ) from None
+            raise
+        self._status, self._pending = committed.status, list(committed.pending)
+        if committed.status == "idle":
+            self._go_on = True
+        return committed
+
+    @answer.validator
+    def _check(self, answer: Answer) -> None:
+        if not isinstance(answer.interrupt_id, str) or not answer.interrupt_id:
+            raise ValueError("An answer names the interrupt it answers (interrupt_id).")
+        if answer.kind not in ("resume", "reject", "respond"):
+            raise ValueError(f"An answer is resume, reject or respond, not {answer.kind!r}.")
+        if self._status not in WAITING and not self._stretching:
+            raise ValueError(f"The run is {self._status}: it waits on no answer.")

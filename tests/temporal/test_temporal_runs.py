@@ -1,0 +1,144 @@
+"""Stored runs scheduled by a real Temporal dev server (tests/temporal/conftest.py): the
+transcript stays in the store, the workflow history holds ids and small outcomes, pauses
+wait in the workflow and are answered with Workflow Updates checked by the run's checks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from tests.temporal import agents
+
+pytest.importorskip("temporalio")
+
+from temporalio.client import Client
+from temporalio.worker import Replayer
+
+from pausepoint import SQLiteStore
+from pausepoint.errors import InvalidResolutionError, NoPendingInterruptError
+from pausepoint.temporal import RunWorkflow, TemporalRunner, sandbox, temporal_worker
+
+
+@pytest.fixture
+async def client(temporal_address: str) -> Client:
+    return await Client.connect(temporal_address)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
+    opened = SQLiteStore(tmp_path / "runs.db")
+    yield opened  # type: ignore[misc]
+    opened.close()
+
+
+def queue() -> str:
+    return f"pausepoint-{uuid.uuid4().hex[:8]}"
+
+
+async def until_waiting(runner: TemporalRunner, run_id: str) -> list[str]:
+    """The interrupts the run's workflow waits on, once it waits (a budget, not a goal)."""
+    async with asyncio.timeout(120):
+        while True:
+            status = await runner.status(run_id)
+            if status.status == "interrupted":
+                return status.pending
+            await asyncio.sleep(0.05)
+
+
+async def test_a_run_is_executed_by_a_temporal_worker_and_its_history_holds_no_transcript(
+    client: Client, store: SQLiteStore
+) -> None:
+    task_queue = queue()
+    agent = agents.lookup()
+    runner = TemporalRunner(client, task_queue)
+    run = agent.new_run("Look up order 3 " + "with a long note " * 200, store=store)
+    async with temporal_worker(client, task_queue, agent, store):
+        await runner.start(run)
+        ended = await runner.result(run.id)
+
+    assert (ended.status, ended.pending) == ("completed", [])
+    loaded = agent.load(run.id, store)
+    assert loaded.status == "completed"
+    assert loaded.prompt.output == "Done: order 3 is fine"
+    history = json.dumps((await runner.handle(run.id).fetch_history()).to_json_dict())
+    assert "with a long note" not in history  # the transcript stays in the store
+    assert "order 3 is fine" not in history
+    assert len(history) < 20_000
+
+
+async def test_a_pause_waits_in_the_workflow_and_an_update_answers_it(
+    client: Client, store: SQLiteStore
+) -> None:
+    task_queue = queue()
+    agent = agents.shipping()
+    runner = TemporalRunner(client, task_queue)
+    run = agent.new_run("Ship order 7", store=store)
+    async with temporal_worker(client, task_queue, agent, store):
+        await runner.start(run)
+        (waiting,) = await until_waiting(runner, run.id)
+        # Another kernel reads the same store: the run waits on the same question.
+        there = agent.load(run.id, store)
+        assert there.status == "interrupted"
+        assert [p.id for p in there.pending] == [waiting]
+
+        answered = await runner.resume(run.id, {"speed": "express"}, interrupt=waiting)
+        assert (answered.status, answered.pending) == ("idle", [])
+        ended = await runner.result(run.id)
+
+    assert ended.status == "completed"
+    done = agent.load(run.id, store)
+    assert done.prompt.output == "Done: order 7 sent express"
+    (entry,) = [e for item in done.prompt.items for e in getattr(item, "interrupts", [])]
+    assert entry.id == waiting
+
+
+async def test_a_refused_update_raises_pausepoints_error_and_changes_nothing(
+    client: Client, store: SQLiteStore
+) -> None:
+    task_queue = queue()
+    agent = agents.shipping()
+    runner = TemporalRunner(client, task_queue)
+    run = agent.new_run("Ship order 7", store=store)
+    async with temporal_worker(client, task_queue, agent, store):
+        await runner.start(run)
+        (waiting,) = await until_waiting(runner, run.id)
+        before = agent.load(run.id, store).prompt.model_dump_json()
+
+        with pytest.raises(InvalidResolutionError) as refused:
+            await runner.resume(run.id, {"speed": "warp"}, interrupt=waiting)
+        assert refused.value.problems
+        assert refused.value.problems[0].path.startswith("$")
+        assert "warp" in refused.value.problems[0].message
+        with pytest.raises(NoPendingInterruptError):
+            await runner.resume(run.id, {"speed": "express"}, interrupt="int_nowhere")
+
+        assert agent.load(run.id, store).prompt.model_dump_json() == before
+        assert (await runner.status(run.id)).pending == [waiting]
+        # Declined instead: the model is told, the run ends.
+        await runner.reject(run.id, "Order 7 stays here.", interrupt=waiting)
+        ended = await runner.result(run.id)
+
+    assert ended.status == "completed"
+    assert "Order 7 stays here" in str(agent.load(run.id, store).prompt.output)
+
+
+async def test_the_workflow_replays_from_its_history(client: Client, store: SQLiteStore) -> None:
+    task_queue = queue()
+    agent = agents.shipping()
+    runner = TemporalRunner(client, task_queue)
+    run = agent.new_run("Ship order 7", store=store)
+    async with temporal_worker(client, task_queue, agent, store):
+        await runner.start(run)
+        (waiting,) = await until_waiting(runner, run.id)
+        await runner.resume(run.id, {"speed": "standard"}, interrupt=waiting)
+        await runner.result(run.id)
+    history = await runner.handle(run.id).fetch_history()
+
+    replayer = Replayer(workflows=[RunWorkflow], workflow_runner=sandbox())
+    replayed = await replayer.replay_workflow(history)
+
+    assert replayed.replay_failure is None
