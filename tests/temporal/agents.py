@@ -1,13 +1,17 @@
 """The agents of the Temporal tests, importable by the worker processes they start.
 
-`refunds(path)`: asks before each refund (`ActionInterrupt`, answered with `{"ok": bool}`
-or a schema's form), then reports. `slow(path)`: its action records each attempt in a
-file beside the store and, on its first attempt, waits until the process is killed."""
+`shipping()` asks how fast to ship (`ActionInterrupt` with a schema), then reports;
+`lookup()` looks an order up. `slow(directory)`: its action records each attempt in a file
+in `directory` and, on its first attempt, waits until the process is killed. The worker
+processes of the kill tests build agents from the folder `ATTEMPTS_FOLDER` names:
+`slow_here()`, and `steps()`/`asking()`, whose actions log every attempt and take a while.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +84,63 @@ def slow(directory: Path) -> Agent:
         return f"crunched {n} on attempt {ctx.attempt}"
 
     return Agent(model=ScriptedModel(_script("crunch", n=9)), actions=[crunch], name="slow")
+
+
+ATTEMPTS_FOLDER = "PAUSEPOINT_TEST_ATTEMPTS"
+"""The environment variable naming the folder of the attempts files."""
+STEPS = 3
+STEP_TAKES = 0.4
+"""Seconds a step's action works (the time a kill can land in it)."""
+
+
+def _folder() -> Path:
+    return Path(os.environ[ATTEMPTS_FOLDER])
+
+
+def slow_here() -> Agent:
+    """`slow(directory)` on the folder `ATTEMPTS_FOLDER` names, for a worker command."""
+    return slow(_folder())
+
+
+def _stepping(then: str | None) -> Any:
+    def respond(request: ModelRequest) -> Any:
+        done = sum(1 for item in request.items if item.type == "tool")
+        if done < STEPS:
+            return ToolCallRequest(id=f"call_{done + 1}", name="step", input={"n": done + 1})
+        if then is not None and done == STEPS:
+            return ToolCallRequest(id="call_ask", name=then, input={})
+        return REPORT + outcome_of(request.items[-1]).text
+
+    return respond
+
+
+def _steps_actions() -> list[Any]:
+    directory = _folder()
+
+    @action
+    async def step(n: int, ctx: ActionContext) -> str:
+        """Do one step of the work."""
+        seen = {"run": ctx.run_id, "call": ctx.tool_call_id, "attempt": ctx.attempt}
+        with (directory / ATTEMPTS).open("a") as out:
+            out.write(json.dumps({**seen, "pid": os.getpid()}) + "\n")
+        await asyncio.sleep(STEP_TAKES)
+        return f"step {n} done on attempt {ctx.attempt}"
+
+    @action
+    async def confirm(ctx: ActionContext) -> str:
+        """Ask a person to confirm the work."""
+        if ctx.resumption is None:
+            raise ActionInterrupt("Is the work right?")
+        return "confirmed"
+
+    return [step, confirm]
+
+
+def steps() -> Agent:
+    """Three steps, each logged to the attempts file as it starts, then a report."""
+    return Agent(model=ScriptedModel(_stepping(None)), actions=_steps_actions(), name="steps")
+
+
+def asking() -> Agent:
+    """The three steps of `steps()`, then a question to a person."""
+    return Agent(model=ScriptedModel(_stepping("confirm")), actions=_steps_actions(), name="asking")
