@@ -18,6 +18,7 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
     ) from missing
 
 from ._activities import Activities
+from ._attached import TemporalRun
 from ._runner import TemporalRunner, sandbox, temporal_worker
 from ._shared import Answer, AnswerOutcome, RunInput, StretchOutcome
 from ._workflow import RETRY, RunWorkflow
@@ -30,6 +31,7 @@ __all__ = [
     "RunInput",
     "RunWorkflow",
     "StretchOutcome",
+    "TemporalRun",
     "TemporalRunner",
     "sandbox",
     "temporal_worker",

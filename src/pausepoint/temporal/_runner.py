@@ -29,6 +29,7 @@ from ..errors import InvalidResolutionError, PausepointError, ResolutionProblem,
 from ..run import Agent, AgentRun
 from ..store import RunStore
 from ._activities import Activities
+from ._attached import TemporalRun
 from ._shared import Answer, AnswerOutcome, RunInput, StretchOutcome
 from ._workflow import ANSWER, STATUS, RunWorkflow
 
@@ -58,6 +59,11 @@ class TemporalRunner:
             id=run.id,
             task_queue=self.task_queue,
         )
+
+    def attach(self, run_id: str, agent: Agent, store: RunStore) -> TemporalRun:
+        """The stored run `run_id` in this kernel, for its view: read from `store`, its
+        answers sent to its workflow (see `TemporalRun`)."""
+        return TemporalRun(self, agent, store, run_id)
 
     def handle(self, run_id: str) -> WorkflowHandle[Any, StretchOutcome]:
         return self.client.get_workflow_handle(run_id, result_type=StretchOutcome)
