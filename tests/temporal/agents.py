@@ -63,6 +63,27 @@ def shipping() -> Agent:
     return Agent(model=ScriptedModel(_script("ship", order=7)), actions=[ship], name="shipping")
 
 
+@action
+async def refund(order: int, ctx: ActionContext) -> str:
+    """Refund an order once a person approves."""
+    if ctx.resumption is None:
+        raise ActionInterrupt(f"Refund order {order}?")
+    return f"refunded order {order}"
+
+
+def refunds() -> Agent:
+    """Asks for approval before refunding the order its message names."""
+
+    def respond(request: ModelRequest) -> Any:
+        last = request.items[-1]
+        if last.type == "user":
+            order = int(last.text.split()[-1])
+            return ToolCallRequest(id="call_1", name="refund", input={"order": order})
+        return REPORT + outcome_of(last).text
+
+    return Agent(model=ScriptedModel(respond), actions=[refund], name="refunds")
+
+
 def lookup() -> Agent:
     return Agent(model=ScriptedModel(_script("plain", order=3)), actions=[plain], name="lookup")
 
@@ -114,8 +135,8 @@ def _stepping(then: str | None) -> Any:
     return respond
 
 
-def _steps_actions() -> list[Any]:
-    directory = _folder()
+def _steps_actions(directory: Path | None) -> list[Any]:
+    directory = directory or _folder()
 
     @action
     async def step(n: int, ctx: ActionContext) -> str:
@@ -136,11 +157,14 @@ def _steps_actions() -> list[Any]:
     return [step, confirm]
 
 
-def steps() -> Agent:
-    """Three steps, each logged to the attempts file as it starts, then a report."""
-    return Agent(model=ScriptedModel(_stepping(None)), actions=_steps_actions(), name="steps")
+def steps(directory: Path | None = None) -> Agent:
+    """Three steps, each logged to `directory / ATTEMPTS` (by default in the folder
+    `ATTEMPTS_FOLDER` names) as it starts, then a report."""
+    actions = _steps_actions(directory)
+    return Agent(model=ScriptedModel(_stepping(None)), actions=actions, name="steps")
 
 
-def asking() -> Agent:
+def asking(directory: Path | None = None) -> Agent:
     """The three steps of `steps()`, then a question to a person."""
-    return Agent(model=ScriptedModel(_stepping("confirm")), actions=_steps_actions(), name="asking")
+    actions = _steps_actions(directory)
+    return Agent(model=ScriptedModel(_stepping("confirm")), actions=actions, name="asking")

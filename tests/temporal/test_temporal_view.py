@@ -12,7 +12,7 @@ import pytest
 from tests.helpers import until
 from tests.temporal import agents
 from tests.temporal.test_temporal_runs import until_waiting
-from tests.widget.recording import RecordingComm, comms, recording_of, response_to
+from tests.widget.recording import RecordingComm, comm_of, comms, recording_of, response_to
 
 pytest.importorskip("temporalio")
 
@@ -111,3 +111,39 @@ async def test_what_only_the_executor_does_is_refused_saying_who_executes_it(
         assert attached.prompt.model_dump_json() == before
         await runner.resume(run.id, {"speed": "standard"}, interrupt=attached.pending[0].id)
         await runner.result(run.id)
+
+
+async def test_the_inbox_lists_temporal_runs_and_its_bulk_approve_goes_to_each_workflow(
+    client: Client, store: SQLiteStore, comms: list[RecordingComm]
+) -> None:
+    task_queue = f"pausepoint-{uuid.uuid4().hex[:8]}"
+    agent = agents.refunds()
+    runner = TemporalRunner(client, task_queue)
+    runs = [agent.new_run(f"Refund order {n}", store=store) for n in range(5)]
+    async with temporal_worker(client, task_queue, agent, store):
+        for run in runs:
+            await runner.start(run)
+        for run in runs:
+            await until_waiting(runner, run.id)
+        box = runner.inbox(store, {"refunds": agents.refunds()}, poll=None)
+        assert box.rows()["total"] == 5
+
+        comm = comm_of(box)
+        ids = [run.id for run in runs]
+        comm.browser_send({"type": "bulk", "requestId": "b", "answer": "approve", "runs": ids})
+        bulk = await until(
+            lambda: box.bulk if len(box.bulk.get("outcomes", [])) == 5 else None, within=120
+        )
+        assert {o["outcome"] for o in bulk["outcomes"]} == {"answered"}
+        ended = [await runner.result(run_id) for run_id in ids]
+
+    assert {e.status for e in ended} == {"completed"}
+    assert {store.summary(run_id).status for run_id in ids} == {"completed"}
+    box.refresh()
+    assert box.rows()["total"] == 0
+    # Each answer went to its workflow: recorded by the inbox, in the store the workers wrote.
+    for run_id in ids:
+        loaded = agents.refunds().load(run_id, store)
+        (entry,) = [e for item in loaded.prompt.items for e in getattr(item, "interrupts", [])]
+        assert entry.resolution is not None
+        assert entry.resolution.by == "inbox"

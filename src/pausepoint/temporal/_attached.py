@@ -143,8 +143,9 @@ class TemporalRun(AgentRun):
 
     async def refresh(self) -> None:
         """Read the run from the store again and tell the view what changed."""
-        _, stored = await asyncio.to_thread(RunWriter.load, self._store, self.id)
+        # The status first: the transcript read after it is at least as new.
         status = await asyncio.to_thread(lambda: self._store.summary(self.id).status)
+        _, stored = await asyncio.to_thread(RunWriter.load, self._store, self.id)
         changed = self._take(stored)
         moved = status != self._stored
         self._stored = status

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from temporalio.client import Client, WorkflowHandle, WorkflowUpdateFailedError
 from temporalio.exceptions import ActivityError, ApplicationError
@@ -32,6 +32,9 @@ from ._activities import Activities
 from ._attached import TemporalRun
 from ._shared import Answer, AnswerOutcome, RunInput, StretchOutcome
 from ._workflow import ANSWER, STATUS, RunWorkflow
+
+if TYPE_CHECKING:
+    from ..widget import Inbox
 
 __all__ = ["TemporalRunner", "sandbox", "temporal_worker"]
 
@@ -64,6 +67,19 @@ class TemporalRunner:
         """The stored run `run_id` in this kernel, for its view: read from `store`, its
         answers sent to its workflow (see `TemporalRun`)."""
         return TemporalRun(self, agent, store, run_id)
+
+    def inbox(self, store: RunStore, agents: Mapping[str, Agent], **options: Any) -> Inbox:
+        """The inbox of `store` (see `pausepoint.inbox`), its answers sent to the runs'
+        workflows: every run waiting on a person, the Temporal-scheduled ones answered
+        through this runner."""
+        from ..widget import Inbox
+
+        return Inbox(
+            store,
+            agents,
+            loader=lambda opened, run_id, agent: self.attach(run_id, agent, opened),
+            **options,
+        )
 
     def handle(self, run_id: str) -> WorkflowHandle[Any, StretchOutcome]:
         return self.client.get_workflow_handle(run_id, result_type=StretchOutcome)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -68,11 +68,14 @@ from ._requests import (
     running_loop,
 )
 
-__all__ = ["DEFAULT_POLL", "WINDOW", "Inbox", "inbox"]
+__all__ = ["DEFAULT_POLL", "WINDOW", "Inbox", "RunLoader", "inbox"]
 
 logger = logging.getLogger("pausepoint")
 
 _STATIC = Path(__file__).parent / "static"
+
+RunLoader = Callable[[RunStore, str, Agent], AgentRun]
+"""Makes the run an inbox row answers: from the store, its id and its agent."""
 DEFAULT_POLL = 2.0
 """Seconds between two looks at the store, where a change can go unseen (PostgreSQL: a row
 edited by hand). Changes the store tells of show sooner."""
@@ -108,6 +111,10 @@ class Inbox(anywidget.AnyWidget):
     `continue_runs=False`, bulk answers are recorded durably and the runs left to
     workers (`pausepoint.Worker`) instead of continuing in this kernel; a card answered
     in an opened row still continues here.
+
+    `loader(store, run_id, agent)` makes the run a row's answers go to (`AgentRun.load`
+    unless given): `TemporalRunner.inbox` gives one whose answers go to the runs'
+    Temporal workflows.
     """
 
     # The view's code is not saved with it, as for run views (`_bundle`).
@@ -133,6 +140,7 @@ class Inbox(anywidget.AnyWidget):
         *,
         poll: float | None = DEFAULT_POLL,
         continue_runs: bool = True,
+        loader: RunLoader | None = None,
     ) -> None:
         if not isinstance(store, RunStore):
             raise UsageError(f"inbox() needs a run store (e.g. SQLiteStore), not {store!r}.")
@@ -142,6 +150,7 @@ class Inbox(anywidget.AnyWidget):
         self.store = store
         self.agents: dict[str, Agent] = dict(agents or {})
         self.continue_runs = bool(continue_runs)
+        self._loader: RunLoader = loader if loader is not None else AgentRun.load
         # Runs loaded here, by id, with the version they were loaded at.
         self._runs: dict[str, tuple[int, AgentRun]] = {}
         # interrupt id -> the runs waiting on it (a fork waits on its parent's interrupt id)
@@ -264,7 +273,7 @@ class Inbox(anywidget.AnyWidget):
         if cached is not None and (cached[0] == summary.version or cached[1].busy):
             return cached[1]
         try:
-            run = AgentRun.load(self.store, summary.run_id, agent)
+            run = self._loader(self.store, summary.run_id, agent)
         except RunNotFoundError:
             return None
         self._runs[summary.run_id] = (summary.version, run)
@@ -662,9 +671,10 @@ def inbox(
     *,
     poll: float | None = DEFAULT_POLL,
     continue_runs: bool = True,
+    loader: RunLoader | None = None,
 ) -> Inbox:
     """The inbox of `store`: every run waiting on a person, answerable here (see `Inbox`)."""
-    return Inbox(store, agents, poll=poll, continue_runs=continue_runs)
+    return Inbox(store, agents, poll=poll, continue_runs=continue_runs, loader=loader)
 
 
 def _cards_of(run: AgentRun, agent: Agent) -> list[dict[str, Any]]:
