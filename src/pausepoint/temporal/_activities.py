@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from temporalio import activity
@@ -66,7 +67,7 @@ class Activities:
     async def stretch(self, given: Stretch) -> StretchOutcome:
         """Execute the run until it pauses, finishes or fails, heartbeating."""
         run = await self._load(given.run_id, given.agent)
-        if run.status in (*WAITING, *ENDED):
+        if run.status in ENDED or (run.status in WAITING and not _all_expired(run)):
             # A worker died after it committed where the run stands: nothing to execute.
             return outcome_of(run)
         beating = asyncio.ensure_future(_heartbeats())
@@ -111,7 +112,25 @@ def outcome_of(run: AgentRun) -> StretchOutcome:
         run.status,
         [p.id for p in run.pending],
         f"{error.name}: {error.message}" if error is not None else None,
+        _last_expiry(run),
     )
+
+
+def _expiries(run: AgentRun) -> list[datetime | None]:
+    return [entry.expires_at for _, entry in run.prompt.pending()]
+
+
+def _last_expiry(run: AgentRun) -> str | None:
+    found = _expiries(run)
+    if not found or any(when is None for when in found):
+        return None
+    return max(when for when in found if when is not None).isoformat()
+
+
+def _all_expired(run: AgentRun) -> bool:
+    found = _expiries(run)
+    now = datetime.now(UTC)
+    return bool(found) and all(when is not None and when <= now for when in found)
 
 
 def refusal(error: PausepointError) -> ApplicationError:

@@ -42,11 +42,18 @@ __all__ = ["TemporalRunner", "sandbox", "temporal_worker"]
 class TemporalRunner:
     """Starts stored runs as Temporal workflows on `task_queue`, and answers them."""
 
-    def __init__(self, client: Client, task_queue: str) -> None:
+    def __init__(
+        self, client: Client, task_queue: str, *, status_attribute: str | None = None
+    ) -> None:
         if not isinstance(task_queue, str) or not task_queue:
             raise UsageError(f"A task queue is a non-empty str, not {task_queue!r}.")
         self.client = client
         self.task_queue = task_queue
+        self.status_attribute = status_attribute
+        """A Keyword search attribute each run's workflow keeps at the run's status (e.g.
+        "PausepointStatus", registered with `temporal operator search-attribute create
+        --name PausepointStatus --type Keyword`): then Temporal's own list shows the runs
+        waiting on a person (`PausepointStatus = "interrupted"`). None: not kept."""
 
     async def start(self, run: AgentRun) -> WorkflowHandle[Any, StretchOutcome]:
         """Schedule a stored run (made with `agent.new_run(..., store=store)`): its
@@ -58,7 +65,7 @@ class TemporalRunner:
             )
         return await self.client.start_workflow(
             RunWorkflow.run,
-            RunInput(run.id, run.agent.name),
+            RunInput(run.id, run.agent.name, self.status_attribute),
             id=run.id,
             task_queue=self.task_queue,
         )

@@ -17,6 +17,9 @@ class RunInput:
 
     run_id: str
     agent: str | None = None
+    status_attribute: str | None = None
+    """A Keyword search attribute the workflow keeps at the run's status (registered on
+    the cluster beforehand), so Temporal's own list shows the runs waiting on a person."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,9 @@ class StretchOutcome:
     status: str
     pending: list[str] = field(default_factory=list)
     error: str | None = None
+    expires_at: str | None = None
+    """When every interrupt the run waits on has expired (ISO 8601), if they all expire:
+    the workflow's timer, after which a stretch declines them as expired and goes on."""
 
 
 @dataclass(frozen=True)

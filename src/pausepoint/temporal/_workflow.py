@@ -7,10 +7,11 @@ timers and conditions; everything that touches the store is in the activities.""
 
 from __future__ import annotations
 
-from datetime import timedelta
+import contextlib
+from datetime import datetime, timedelta
 
 from temporalio import workflow
-from temporalio.common import RetryPolicy
+from temporalio.common import RetryPolicy, SearchAttributeKey
 from temporalio.exceptions import ActivityError, ApplicationError
 
 with workflow.unsafe.imports_passed_through():
@@ -48,10 +49,13 @@ class RunWorkflow:
         self._stretching = False
         self._go_on = False
         self._agent: str | None = None
+        self._attribute: str | None = None
+        self._expires: str | None = None
 
     @workflow.run
     async def run(self, given: RunInput) -> StretchOutcome:
         self._agent = given.agent
+        self._attribute = given.status_attribute
         while True:
             self._stretching = True
             self._go_on = False
@@ -64,14 +68,31 @@ class RunWorkflow:
                 retry_policy=RETRY,
             )
             self._status, self._pending = outcome.status, list(outcome.pending)
+            self._expires = outcome.expires_at
             self._stretching = False
+            self._mark()
             if outcome.status not in WAITING:
                 return outcome
-            await workflow.wait_condition(lambda: self._go_on)
+            await self._wait(outcome.expires_at)
+
+    async def _wait(self, expires_at: str | None) -> None:
+        """Until every pause has its answer, or (when they all expire) their expiry: the
+        next stretch then declines them as expired."""
+        timeout: timedelta | None = None
+        if expires_at is not None:
+            left = datetime.fromisoformat(expires_at) - workflow.now()
+            timeout = max(left, timedelta(0)) + timedelta(seconds=1)
+        with contextlib.suppress(TimeoutError):
+            await workflow.wait_condition(lambda: self._go_on, timeout=timeout)
+
+    def _mark(self) -> None:
+        if self._attribute is not None:
+            key = SearchAttributeKey.for_keyword(self._attribute)
+            workflow.upsert_search_attributes([key.value_set(self._status)])
 
     @workflow.query(name=STATUS)
     def status(self) -> StretchOutcome:
-        return StretchOutcome(self._status, list(self._pending))
+        return StretchOutcome(self._status, list(self._pending), expires_at=self._expires)
 
     @workflow.update(name=ANSWER)
     async def answer(self, answer: Answer) -> AnswerOutcome:
@@ -100,8 +121,9 @@ class RunWorkflow:
                 ) from None
             raise
         self._status, self._pending = committed.status, list(committed.pending)
+        self._mark()
         if committed.status == "idle":
-            self._go_on = True
+            self._go_on, self._expires = True, None
         return committed
 
     @answer.validator
