@@ -4,6 +4,7 @@ then follows the store as the workers carry the run to its end."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,3 +148,34 @@ async def test_the_inbox_lists_temporal_runs_and_its_bulk_approve_goes_to_each_w
         (entry,) = [e for item in loaded.prompt.items for e in getattr(item, "interrupts", [])]
         assert entry.resolution is not None
         assert entry.resolution.by == "inbox"
+
+
+async def test_a_thousand_temporal_runs_waiting_are_listed_in_the_inbox(
+    client: Client, tmp_path: Path, comms: list[RecordingComm]
+) -> None:
+    """1,000 runs scheduled by Temporal, each paused by its first stretch, are the
+    inbox's rows (read from the store), paged and filtered there; a page of them answered
+    from it goes to their workflows."""
+    store = SQLiteStore(tmp_path / "many.db")
+    task_queue = f"pausepoint-{uuid.uuid4().hex[:8]}"
+    agent = agents.refunds()
+    runner = TemporalRunner(client, task_queue)
+    runs = [agent.new_run(f"Refund order {n}", store=store) for n in range(1000)]
+    async with temporal_worker(client, task_queue, agent, store, max_concurrent_activities=20):
+        await asyncio.gather(*(runner.start(run) for run in runs))
+        await until(lambda: store.waiting().total == 1000, within=600)
+        box = runner.inbox(store, {"refunds": agents.refunds()}, poll=None)
+        assert box.rows()["total"] == 1000
+        page = box.rows(text="Refund order 99", limit=20)["rows"]
+        assert {row["title"] for row in page} >= {"Refund order 99", "Refund order 999"}
+        picked = [row["runId"] for row in box.rows(limit=10)["rows"]]
+        comm_of(box).browser_send(
+            {"type": "bulk", "requestId": "b", "answer": "approve", "runs": picked}
+        )
+        await until(lambda: len(box.bulk.get("outcomes", [])) == 10, within=120)
+        ended = [await runner.result(run_id) for run_id in picked]
+
+    assert {e.status for e in ended} == {"completed"}
+    box.refresh()
+    assert box.rows()["total"] == 990
+    store.close()
