@@ -98,6 +98,20 @@ def holding() -> Agent:
     return Agent(model=ScriptedModel(_script("hold", order=5)), actions=[hold], name="holding")
 
 
+def refunds_each() -> Agent:
+    """Refunds each order its message names, one call (and one approval) a turn."""
+
+    def respond(request: ModelRequest) -> Any:
+        asked = [int(n) for n in request.items[0].text.split()[2:]]  # type: ignore[union-attr]
+        done = [item for item in request.items if item.type == "tool"]
+        if len(done) < len(asked):
+            order = asked[len(done)]
+            return ToolCallRequest(id=f"call_{order}", name="refund", input={"order": order})
+        return f"Refunded {len(done)} orders."
+
+    return Agent(model=ScriptedModel(respond), actions=[refund], name="refunds")
+
+
 def lookup() -> Agent:
     return Agent(model=ScriptedModel(_script("plain", order=3)), actions=[plain], name="lookup")
 

@@ -6,6 +6,7 @@ these tests skip, except under CI=true, where that is a failure."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -24,6 +25,19 @@ STATUS_ATTRIBUTE = "PausepointStatus"
 def temporal_cli() -> str | None:
     beside = Path(sys.executable).parent / "temporal"
     return str(beside) if beside.exists() else shutil.which("temporal")
+
+
+async def _until_serving(address: str) -> None:
+    """The port opens before the server serves ("Frontend is not healthy yet")."""
+    from temporalio.client import Client
+
+    async with asyncio.timeout(120):
+        while True:
+            try:
+                await Client.connect(address)
+                return
+            except Exception:
+                await asyncio.sleep(0.05)
 
 
 def _free_port() -> int:
@@ -78,6 +92,7 @@ def temporal_address() -> Iterator[str]:
                 if time.monotonic() > deadline:
                     raise RuntimeError("temporal start-dev did not listen within 120 s") from None
                 time.sleep(0.05)
+        asyncio.run(_until_serving(address))
         yield address
     finally:
         server.terminate()

@@ -19,7 +19,7 @@ pytest.importorskip("temporalio")
 from temporalio.client import Client
 from temporalio.worker import Replayer
 
-from pausepoint import SQLiteStore
+from pausepoint import SQLiteStore, ToolCall
 from pausepoint.errors import InvalidResolutionError, NoPendingInterruptError
 from pausepoint.temporal import RunWorkflow, TemporalRunner, sandbox, temporal_worker
 
@@ -197,3 +197,49 @@ async def test_temporals_own_list_shows_the_runs_waiting_on_a_person(
         for run in runs[1:]:
             await runner.resume(run.id, {"speed": "standard"}, interrupt=waits[run.id])
             await runner.result(run.id)
+
+
+async def test_a_run_answered_many_times_continues_as_new_and_keeps_a_short_history(
+    client: Client, store: SQLiteStore
+) -> None:
+    task_queue = queue()
+    agent = agents.refunds_each()
+    runner = TemporalRunner(client, task_queue, continue_after=20)
+    run = agent.new_run("Refund orders 1 2 3 4 5", store=store)
+    async with temporal_worker(client, task_queue, agent, store):
+        started = await runner.start(run)
+        for _ in range(5):
+            (waiting,) = await until_waiting(runner, run.id)
+            await runner.resume(run.id, True, interrupt=waiting)
+        ended = await runner.result(run.id)  # follows the workflow's new runs
+
+    assert ended.status == "completed"
+    done = agent.load(run.id, store)
+    assert [i.status for i in done.prompt.items if isinstance(i, ToolCall)] == ["succeeded"] * 5
+    history = await runner.handle(run.id).fetch_history()  # the latest run's
+    assert len(history.events) < 40
+    first = client.get_workflow_handle(run.id, run_id=started.result_run_id)
+    began = await first.fetch_history()
+    assert began.events[-1].HasField("workflow_execution_continued_as_new_event_attributes")
+
+
+async def test_an_answer_to_a_run_whose_workflow_ended_says_it_waits_on_none(
+    client: Client, store: SQLiteStore
+) -> None:
+    task_queue = queue()
+    agent = agents.shipping()
+    runner = TemporalRunner(client, task_queue)
+    run = agent.new_run("Ship order 7", store=store)
+    async with temporal_worker(client, task_queue, agent, store):
+        await runner.start(run)
+        (waiting,) = await until_waiting(runner, run.id)
+        await runner.resume(run.id, {"speed": "express"}, interrupt=waiting)
+        await runner.result(run.id)
+        before = agent.load(run.id, store).prompt.model_dump_json()
+
+        with pytest.raises(NoPendingInterruptError, match="waits on no answer"):
+            await runner.resume(run.id, {"speed": "standard"}, interrupt=waiting)
+        with pytest.raises(NoPendingInterruptError):
+            await runner.resume("run_never_started", True, interrupt=waiting)
+
+    assert agent.load(run.id, store).prompt.model_dump_json() == before

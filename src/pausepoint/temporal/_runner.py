@@ -21,11 +21,18 @@ from typing import TYPE_CHECKING, Any
 
 from temporalio.client import Client, WorkflowHandle, WorkflowUpdateFailedError
 from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.service import RPCError, RPCStatusCode
 from temporalio.worker import Worker as TemporalWorker
 from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from .. import errors
-from ..errors import InvalidResolutionError, PausepointError, ResolutionProblem, UsageError
+from ..errors import (
+    InvalidResolutionError,
+    NoPendingInterruptError,
+    PausepointError,
+    ResolutionProblem,
+    UsageError,
+)
 from ..run import Agent, AgentRun
 from ..store import RunStore
 from ._activities import Activities
@@ -43,13 +50,21 @@ class TemporalRunner:
     """Starts stored runs as Temporal workflows on `task_queue`, and answers them."""
 
     def __init__(
-        self, client: Client, task_queue: str, *, status_attribute: str | None = None
+        self,
+        client: Client,
+        task_queue: str,
+        *,
+        status_attribute: str | None = None,
+        continue_after: int = 10_000,
     ) -> None:
         if not isinstance(task_queue, str) or not task_queue:
             raise UsageError(f"A task queue is a non-empty str, not {task_queue!r}.")
         self.client = client
         self.task_queue = task_queue
         self.status_attribute = status_attribute
+        self.continue_after = continue_after
+        """History events after which a waiting run's workflow continues as new (its
+        history starts again; the run is in the store)."""
         """A Keyword search attribute each run's workflow keeps at the run's status (e.g.
         "PausepointStatus", registered with `temporal operator search-attribute create
         --name PausepointStatus --type Keyword`): then Temporal's own list shows the runs
@@ -65,7 +80,7 @@ class TemporalRunner:
             )
         return await self.client.start_workflow(
             RunWorkflow.run,
-            RunInput(run.id, run.agent.name, self.status_attribute),
+            RunInput(run.id, run.agent.name, self.status_attribute, self.continue_after),
             id=run.id,
             task_queue=self.task_queue,
         )
@@ -126,6 +141,13 @@ class TemporalRunner:
             return done
         except WorkflowUpdateFailedError as failed:
             raise typed(failed.cause) from failed
+        except RPCError as failed:
+            if failed.status == RPCStatusCode.NOT_FOUND:  # ended, or never started
+                raise NoPendingInterruptError(
+                    f"Run {run_id!r} waits on no answer: its workflow has ended or was "
+                    f"never started ({failed.message})."
+                ) from failed
+            raise
 
 
 def update_id(answer: Answer) -> str:

@@ -20,6 +20,8 @@ class RunInput:
     status_attribute: str | None = None
     """A Keyword search attribute the workflow keeps at the run's status (registered on
     the cluster beforehand), so Temporal's own list shows the runs waiting on a person."""
+    continue_after: int = 10_000
+    """History events after which a waiting run's workflow continues as new."""
 
 
 @dataclass(frozen=True)

@@ -31,13 +31,18 @@ RETRY = RetryPolicy(
     maximum_attempts=0,  # until it succeeds: a stretch that fails ends the run "failed"
     non_retryable_error_types=["RunNotFoundError", "UsageError", "StoreError"],
 )
-"""How a stretch is tried again after its worker died or the store could not be reached.
-The run's lease keeps a stale attempt from committing; an action cut short runs again as
-a new attempt (`ctx.attempt`)."""
+"""How a stretch is tried again after its worker died or raised (a store it could not
+reach, say), until it succeeds. What pausepoint raises about the run itself (an unknown
+run, a store that cannot read it, a usage error) is not tried again. The run's lease keeps
+a stale attempt from committing; an action cut short runs again as a new attempt
+(`ctx.attempt`). A run that fails (its model, a limit) is no error here: the stretch
+returns it "failed"."""
 
 STRETCH_TIMEOUT = timedelta(hours=24)
 HEARTBEAT_TIMEOUT = timedelta(seconds=10)
-ANSWER_TIMEOUT = timedelta(seconds=60)
+ANSWER_TIMEOUT = timedelta(seconds=10)
+"""An answer's commit is one short write: a worker that died while committing one is
+found out this soon, and another commits it."""
 WAITING = ("interrupted", "paused")
 
 
@@ -74,6 +79,12 @@ class RunWorkflow:
             if outcome.status not in WAITING:
                 return outcome
             await self._wait(outcome.expires_at)
+            if workflow.info().get_current_history_length() >= given.continue_after:
+                # Each pause adds some 17 events: a run answered for months starts a
+                # fresh history (the run itself is in the store), once no answer is
+                # still being handled.
+                await workflow.wait_condition(workflow.all_handlers_finished)
+                workflow.continue_as_new(given)
 
     async def _wait(self, expires_at: str | None) -> None:
         """Until every pause has its answer, or (when they all expire) their expiry: the
@@ -111,7 +122,7 @@ class RunWorkflow:
                 args=[workflow.info().workflow_id, self._agent, answer],
                 result_type=AnswerOutcome,
                 start_to_close_timeout=ANSWER_TIMEOUT,
-                retry_policy=RetryPolicy(maximum_attempts=3),
+                retry_policy=RetryPolicy(maximum_attempts=5),
             )
         except ActivityError as failed:
             refused = failed.cause
@@ -132,5 +143,3 @@ class RunWorkflow:
             raise ValueError("An answer names the interrupt it answers (interrupt_id).")
         if answer.kind not in ("resume", "reject", "respond"):
             raise ValueError(f"An answer is resume, reject or respond, not {answer.kind!r}.")
-        if self._status not in WAITING and not self._stretching:
-            raise ValueError(f"The run is {self._status}: it waits on no answer.")
