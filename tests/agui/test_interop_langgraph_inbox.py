@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from tests.agui.canned import Canned, serving, stream
-from tests.helpers import require_peer
+from tests.helpers import require_peer, until
 from tests.widget.recording import RecordingComm, comms, recording_of, response_to
 
 from pausepoint import ToolCall
@@ -98,6 +98,8 @@ async def click(run: RemoteRun, kind: str, interrupt: str, **fields: Any) -> Non
     request = {"type": kind, "requestId": f"{kind}-1", "interrupt": interrupt, **fields}
     reply = await response_to(recording_of(run), request)
     assert reply["ok"] is True, reply
+    # The reply comes once the answer is recorded; the continuation may not have begun.
+    await until(lambda: run.status != "running" and interrupt not in {p.id for p in run.pending})
     await run.wait()
 
 

@@ -27,6 +27,9 @@ from pausepoint import (
     outcome_of,
 )
 
+STATUS_ATTRIBUTE = "PausepointStatus"
+"""The Keyword search attribute the tests' dev server is started with, for runs' statuses."""
+
 SPEED = {
     "type": "object",
     "properties": {"speed": {"enum": ["standard", "express"]}},

@@ -17,9 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-STATUS_ATTRIBUTE = "PausepointStatus"
-"""The Keyword search attribute the dev server is started with, for runs' statuses."""
+from tests.temporal.agents import STATUS_ATTRIBUTE
 
 
 def temporal_cli() -> str | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from tests.temporal import agents
-from tests.temporal.conftest import STATUS_ATTRIBUTE
+from tests.temporal.agents import STATUS_ATTRIBUTE
 
 pytest.importorskip("temporalio")
 

@@ -71,13 +71,34 @@ class Activities:
             # A worker died after it committed where the run stands: nothing to execute.
             return outcome_of(run)
         beating = asyncio.ensure_future(_heartbeats())
+        work = asyncio.ensure_future(run.run())
         try:
-            await run.run()
+            await asyncio.shield(work)
+        except asyncio.CancelledError:
+            if activity.is_worker_shutdown():
+                await self._abandon(run, work)
+            else:  # the workflow was cancelled: so is the run, as a Stop would
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+            raise
         finally:
             beating.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await beating
         return outcome_of(run)
+
+    async def _abandon(self, run: AgentRun, work: asyncio.Future[Any]) -> None:
+        """This worker shuts down mid-stretch: leave the run as a crash would, for the
+        next attempt to go on from its last committed step (an action cut short runs again
+        as a new attempt). The lease is released in the store first, so the stopped
+        stretch's own last commit (its call "cancelled") is refused."""
+        durable = run._stretch.durable
+        if durable is not None:
+            await asyncio.to_thread(self.store.release, run.id, durable.owner)
+        work.cancel()
+        with contextlib.suppress(BaseException):
+            await work
 
     @activity.defn(name="pausepoint_answer")
     async def answer(self, run_id: str, agent: str | None, given: Answer) -> AnswerOutcome:
