@@ -21,11 +21,14 @@ from typing import Any
 
 import pytest
 from tests.helpers import require_peer, until
+from tests.widget.recording import RecordingComm, comms
 
 from pausepoint import ToolCall
 from pausepoint.agui import HostedRun, host
 from pausepoint.errors import InvalidResolutionError, UsageError
 from pausepoint.transcript import AssistantMessage, UserMessage
+
+__all__ = ["comms"]
 
 require_peer("agent_framework", "Microsoft Agent Framework (agent-framework-core)")
 
@@ -86,7 +89,7 @@ async def paused(agent: Agent | None = None) -> tuple[HostedRun, str]:
 
 
 async def test_an_approval_is_a_card_read_from_the_frameworks_pause_and_approved_runs_once(
-    ran: list[tuple[str, dict[str, Any]]],
+    ran: list[tuple[str, dict[str, Any]]], comms: list[RecordingComm]
 ) -> None:
     run = host(build_agent())
 
@@ -245,6 +248,27 @@ async def test_an_answer_to_an_unknown_or_malformed_interrupt_fails_and_the_card
     done = await run.resume(True)
     assert done.status == "completed"
     assert ran == [("refund", ARGS)]
+
+
+async def test_two_calls_waiting_in_one_turn_are_two_cards_sent_together_once_both_are_answered(
+    ran: list[tuple[str, dict[str, Any]]],
+) -> None:
+    run = host(build_agent())
+    await run.run("Refund orders 1 and 2.")
+    first, second = (str(i["id"]) for i in run.interrupts)
+    assert [i["toolCallId"] for i in run.interrupts] == ["call_refund_1", "call_refund_2"]
+
+    waiting = await run.resume(True, interrupt=first)
+    assert waiting.status == "interrupted"  # one card still waits: nothing was sent yet
+    assert ran == []
+    done = await run.reject("Not this one.", interrupt=second)
+
+    assert done.status == "completed"
+    assert ran == [("refund", {"order_id": 1, "amount": AMOUNT})]
+    assert [(r.id, r.status) for r in records(run)] == [
+        ("call_refund_1", "succeeded"),
+        ("call_refund_2", "rejected"),
+    ]
 
 
 async def test_saved_while_waiting_and_loaded_with_a_new_agent_the_frameworks_run_goes_on(

@@ -7,7 +7,8 @@ own `BaseChatClient` with the framework's `FunctionInvocationLayer` (no network)
 reply is derived from the messages it is sent, which it keeps in `calls`. Asked to refund
 an order, it says "Refunding order N." and calls ``refund`` (``call_refund_N``), a tool
 whose ``approval_mode`` is ``always_require``, so the framework asks for an approval
-instead of running it. Asked to ship, it calls ``ship``, which needs no approval; asked
+instead of running it; asked to refund two ("orders 1 and 2"), it calls it once for each
+in one turn. Asked to ship, it calls ``ship``, which needs no approval; asked
 to wait, ``wait``, a tool the test gives. Once the latest message it is sent is a tool's
 result, it says "Done: " and that result. Asked to fail, it raises.
 
@@ -60,6 +61,13 @@ def _calls(name: str, call_id: str, arguments: Mapping[str, Any]) -> ChatRespons
     return ChatResponseUpdate(role="assistant", contents=[call])
 
 
+def _refunds(orders: list[int]) -> list[ChatResponseUpdate]:
+    return [
+        _said(f"Refunding order {', '.join(str(n) for n in orders)}."),
+        *(_calls("refund", f"call_refund_{n}", {"order_id": n, "amount": AMOUNT}) for n in orders),
+    ]
+
+
 def script(messages: Sequence[Message]) -> list[ChatResponseUpdate]:
     """One model turn from what the model is sent."""
     last = messages[-1]
@@ -72,16 +80,13 @@ def script(messages: Sequence[Message]) -> list[ChatResponseUpdate]:
         raise RuntimeError("the model is out of order")
     if "wait" in asked:
         return [_said("Waiting."), _calls("wait", "call_wait", {})]
-    order = int((re.findall(r"\d+", asked) or ["42"])[0])
+    orders = [int(n) for n in re.findall(r"\d+", asked)] or [42]
     if "ship" in asked:
         return [
-            _said(f"Shipping order {order}."),
-            _calls("ship", f"call_ship_{order}", {"order_id": order}),
+            _said(f"Shipping order {orders[0]}."),
+            _calls("ship", f"call_ship_{orders[0]}", {"order_id": orders[0]}),
         ]
-    return [
-        _said(f"Refunding order {order}."),
-        _calls("refund", f"call_refund_{order}", {"order_id": order, "amount": AMOUNT}),
-    ]
+    return _refunds(orders)
 
 
 class ScriptedChatClient(FunctionInvocationLayer[Any], BaseChatClient[Any]):
