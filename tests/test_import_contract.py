@@ -2,9 +2,9 @@
 is imported).
 
 Each top-level package or module of pausepoint is one node: `transcript`, `actions`,
-`interrupts`, `models`, `store`, `run`, `humans`, `agui`, `widget`, and the root's helper
-modules (`_json`, `_formats`, `errors`, `events`, ...) each on its own; the root `__init__`
-is `pausepoint`.
+`interrupts`, `models`, `store`, `run`, `humans`, `agui`, `widget`, `temporal`, and the
+root's helper modules (`_json`, `_formats`, `errors`, `events`, ...) each on its own; the
+root `__init__` is `pausepoint`.
 
 - No import cycle between nodes, with no exception: imports at module level, inside
   functions and under TYPE_CHECKING all count. A run shows itself through the display the
@@ -46,11 +46,12 @@ LAYERS = [
     {"humans"},
     {"agui"},
     {"widget"},
+    {"temporal"},
 ]
 
 # Nodes the wire package must not import (pure: it imports nothing below it).
 WIRE = "interrupts"
-NOT_FOR_THE_WIRE = {"actions", "models", "store", "run", "humans", "agui", "widget"}
+NOT_FOR_THE_WIRE = {"actions", "models", "store", "run", "humans", "agui", "widget", "temporal"}
 
 Kind = Literal["module", "lazy", "typing"]
 
