@@ -3,9 +3,9 @@
 
 `host(graph_or_agent)` takes what the user already has (a compiled LangGraph graph or an
 `ag_ui_langgraph.LangGraphAgent`, a Pydantic AI `Agent`, an OpenAI Agents `Agent`, a
-Microsoft Agent Framework `Agent`, or any function from an AG-UI request to its events)
-and returns a `HostedRun`: the same live view, the same cards read from each framework's
-pauses, answered in that framework's own words.
+Microsoft Agent Framework `Agent` or `Workflow`, or any function from an AG-UI request to
+its events) and returns a `HostedRun`: the same live view, the same cards read from each
+framework's pauses, answered in that framework's own words.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from ..errors import MissingDependencyError, UsageError
 from ..run import DEFAULT_MAX_ANSWER_BYTES
 from ._agent_framework import agent_framework_source
+from ._agent_framework_workflow import agent_framework_workflow_source
 from ._openai_agents import openai_agents_source
 from ._remote import RemoteRun
 from ._remote_http import ENDINGS
@@ -144,9 +145,13 @@ def host(
     Agents `Agent` (`options` go to `Runner.run_streamed`: `context=`, `run_config=`,
     `max_turns=`, ...; its `needs_approval` tools pause as cards), a Microsoft Agent
     Framework `Agent` (`options` go to `agent.run`: `options=`, `tools=`, `middleware=`,
-    ...; its `approval_mode="always_require"` tools pause as cards), or a function taking
-    an AG-UI request (a dict) and returning an async iterator of its events. A LangGraph
-    graph's thread is the run's `thread_id`."""
+    ...; its `approval_mode="always_require"` tools pause as cards), an Agent Framework
+    `Workflow` (its executors' `ctx.request_info(...)` questions are cards;
+    `checkpoint_storage=` keeps its checkpoints, a `FileCheckpointStorage` for a saved run
+    to go on after a restart; other `options` go to `workflow.run`: `tools=`,
+    `function_invocation_kwargs=`, ...), or a function taking an AG-UI request (a dict)
+    and returning an async iterator of its events. A LangGraph graph's thread is the
+    run's `thread_id`."""
     source, framework = source_of(agent, **options)
     return HostedRun(
         source,
@@ -168,6 +173,8 @@ def source_of(agent: Any, **options: Any) -> tuple[EventSource, str]:
         return _pydantic_ai(agent, options), "Pydantic AI"
     if module.split(".")[0] == "agents" and hasattr(agent, "tools"):
         return openai_agents_source(agent, options), "OpenAI Agents"
+    if module.startswith("agent_framework") and hasattr(agent, "get_start_executor"):
+        return agent_framework_workflow_source(agent, options), "Agent Framework"
     if module.startswith("agent_framework"):
         return agent_framework_source(agent, options), "Agent Framework"
     if callable(agent) and not isinstance(agent, type):
@@ -176,8 +183,8 @@ def source_of(agent: Any, **options: Any) -> tuple[EventSource, str]:
         return agent, getattr(agent, "__name__", "an event source")
     raise UsageError(
         f"pausepoint.host() takes a compiled LangGraph graph, a Pydantic AI Agent, an "
-        f"OpenAI Agents Agent, an Agent Framework Agent or a function from an AG-UI "
-        f"request to its events, not {type(agent).__name__}."
+        f"OpenAI Agents Agent, an Agent Framework Agent or Workflow or a function from an "
+        f"AG-UI request to its events, not {type(agent).__name__}."
     )
 
 
