@@ -25,7 +25,7 @@ DEMO_NOTEBOOK := notebooks/01-quickstart.ipynb
 FAST_TESTS := not browser and not kernel and not packaging and not postgres and not slow
 WORKERS ?= 0
 
-.PHONY: test check lint typecheck unit fast js js-test docs bench bench-view bench-store \
+.PHONY: test check lint typecheck unit fast js js-test protocol docs bench bench-view bench-store \
 	bench-agui bench-batch bench-temporal pictures demo dist clean
 
 # Everything, as CI runs it (.ci/run).
@@ -62,6 +62,10 @@ $(BUNDLE): $(NODE_STAMP) $(JS_SOURCES)
 	cd js && npm run --silent build
 
 js: $(BUNDLE)
+
+# The page's types of the kernel's protocol, from its pydantic models (a test compares them).
+protocol: $(STAMP)
+	$(BIN)/python -m pausepoint.widget._typescript > js/src/generated/protocol.ts
 
 js-test: $(NODE_STAMP) $(BUNDLE)
 	cd js && npm run --silent typecheck && npm test

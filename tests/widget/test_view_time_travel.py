@@ -109,8 +109,8 @@ async def test_the_forks_list_opens_and_closes_a_fork_in_place(
     [
         ({"interrupt": "int_1", "turn": 1}, "one of interrupt"),
         ({}, "one of interrupt"),
-        ({"turn": "2"}, "turn is an int"),
-        ({"call": 7}, "is an id"),
+        ({"turn": "2"}, "turn: Input should be a valid integer"),
+        ({"call": 7}, "call: Input should be a valid string"),
         ({"turn": 9}, "3 assistant turn(s)"),
         ({"call": "call_nope"}, "Its tool calls"),
     ],
@@ -216,11 +216,11 @@ async def test_a_fork_at_a_turn_has_its_message_and_a_result_edited_from_its_vie
     ("request_", "says"),
     [
         ({"position": 0}, "one of text or result"),
-        ({"position": "0", "text": "x"}, "position: <int>"),
+        ({"position": "0", "text": "x"}, "position: Input should be a valid integer"),
         ({"position": 0, "text": "x", "result": 1}, "one of text or result"),
         ({"position": 1, "text": "x"}, "Item 1 is a AssistantMessage"),
         ({"position": 9, "text": "x"}, "pick a position from 0"),
-        ({"position": 0, "text": 5}, "text: <str>"),
+        ({"position": 0, "text": 5}, "text: Input should be a valid string"),
     ],
 )
 async def test_a_bad_edit_from_the_view_is_refused_and_changes_nothing(

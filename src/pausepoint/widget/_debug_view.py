@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import UsageError
 from ..run import Event, ModelTurn, TextDeltaEvent, edits_said, fork_name
 from ..transcript import AssistantMessage, ToolCall
+from .protocol import Branches, Fork, ModelRequest
 
 if TYPE_CHECKING:
     from ..run import AgentRun
@@ -23,6 +24,7 @@ __all__ = [
     "branches",
     "fork_point_of",
     "forks_of",
+    "model_request_value",
 ]
 
 DEBUG_REQUESTS = frozenset({"model_request", "fork", "branches"})
@@ -200,45 +202,35 @@ def branches(run: ViewedRun, fork_id: str) -> dict[str, Any]:
     }
 
 
-def fork_point_of(content: dict[str, Any]) -> str | ModelTurn:
+def fork_point_of(request: Fork) -> str | ModelTurn:
     """The point a view's `fork` request goes back to: `interrupt` or `call` (an id), or
-    `turn` (a model turn's number)."""
-    given = [key for key in ("interrupt", "call", "turn") if content.get(key) is not None]
-    if len(given) != 1:
-        raise UsageError(
-            "A fork request needs one of interrupt: <id>, call: <tool call id> or turn: <int>."
-        )
-    value = content[given[0]]
-    if given[0] == "turn":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise UsageError("A fork request's turn is an int (0 = the first assistant turn).")
-        return ModelTurn(value)
-    if not isinstance(value, str):
-        raise UsageError(f"A fork request's {given[0]} is an id (a string).")
-    return value
+    `turn` (a model turn's number); the request names exactly one."""
+    if request.turn is not None:
+        return ModelTurn(request.turn)
+    point = request.interrupt if request.interrupt is not None else request.call
+    assert point is not None  # the request's model checks it names one
+    return point
 
 
-def answer_debug_request(run: ViewedRun, content: dict[str, Any]) -> dict[str, Any]:
+def model_request_value(run: ViewedRun, turn: int) -> dict[str, Any]:
+    """What the model was sent for assistant turn `turn`, as the view shows it."""
+    request = run.model_request(turn)
+    return {
+        "turn": turn,
+        "instructions": request.instructions,
+        "items": [item.model_dump(mode="json") for item in request.items],
+        "actions": [asdict(spec) for spec in request.actions],
+    }
+
+
+def answer_debug_request(run: ViewedRun, request: ModelRequest | Fork | Branches) -> dict[str, Any]:
     """The value answering a `model_request`, `fork` or `branches` request; raises a
     PausepointError (sent back as the request's error) when it cannot be answered."""
-    kind = content.get("type")
-    if kind == "model_request":
-        turn = content.get("turn")
-        if not isinstance(turn, int) or isinstance(turn, bool):
-            raise UsageError("A model_request needs turn: <int>.")
-        request = run.model_request(turn)
-        return {
-            "turn": turn,
-            "instructions": request.instructions,
-            "items": [item.model_dump(mode="json") for item in request.items],
-            "actions": [asdict(spec) for spec in request.actions],
-        }
-    if kind == "branches":
-        fork_id = content.get("fork")
-        if not isinstance(fork_id, str):
-            raise UsageError("A branches request needs fork: <run id>.")
-        return branches(run, fork_id)
-    fork = run.fork(at=fork_point_of(content))
+    if isinstance(request, ModelRequest):
+        return model_request_value(run, request.turn)
+    if isinstance(request, Branches):
+        return branches(run, request.fork)
+    fork = run.fork(at=fork_point_of(request))
     origin = fork.prompt.parent
     return {
         "runId": fork.id,

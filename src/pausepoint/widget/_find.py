@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -28,31 +28,22 @@ from ..transcript import AssistantMessage, Item, ToolCall
 from ..transcript.decisions import Decision
 from ._item_sync import item_json
 from ._preview import PREVIEW_LIMIT
-from ._requests import Request, RequestRefused, Served
+from ._requests import RequestRefused, Served
+from .protocol import FIND_PAGE, FindRequest, FindStatus
 
 if TYPE_CHECKING:
     from ._viewed import ViewedRun
 
 __all__ = ["PAGE", "STATUSES", "Found", "TranscriptIndex", "find_handler"]
 
-Status = Literal["waiting", "failed", "cancelled", "edited", "answered"]
-STATUSES: tuple[str, ...] = get_args(Status)
-"""The statuses a filter may ask for: waiting for an answer, failed, cancelled, run with
-arguments a person edited, and answered by a person (anyone but a scripted policy)."""
+STATUSES: tuple[str, ...] = get_args(FindStatus.__value__)
+"""The statuses a filter may ask for (`protocol.FindStatus`)."""
 Jump = Literal["first-pause", "last-failure"]
-JUMPS: tuple[str, ...] = get_args(Jump)
 
-PAGE = 50
+PAGE = FIND_PAGE
 """Steps in one page of results, unless the request asks for another count."""
-MAX_PAGE = 200
-MAX_TEXT = 200
-"""The longest text a filter searches for (characters)."""
 _WORDS_PER_ITEM = 4 * PREVIEW_LIMIT
 """How much of each step (its values' JSON, a message's text) a text search reads."""
-_SHAPE = (
-    "{type: find, filter: {tool?, status?, text?}, from?, count?} or "
-    '{type: find, jump: {call: <number>} | "first-pause" | "last-failure", count?}'
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +51,7 @@ class Filter:
     """What a find asks for; a step matches when it fits every part that is set."""
 
     tool: str | None = None
-    status: Status | None = None
+    status: FindStatus | None = None
     text: str | None = None
 
 
@@ -280,50 +271,15 @@ def _page(items: Sequence[Item], index: TranscriptIndex, positions: Sequence[int
     ]
 
 
-def _filter_of(value: Any) -> Filter:
-    if not isinstance(value, Mapping) or set(value) - {"tool", "status", "text"}:
-        raise RequestRefused("bad-request", f"Expected {_SHAPE}.")
-    tool, status, text = value.get("tool"), value.get("status"), value.get("text")
-    if tool is not None and not isinstance(tool, str):
-        raise RequestRefused("bad-request", "filter.tool is a tool's name, or null for any.")
-    if status is not None and status not in STATUSES:
-        raise RequestRefused(
-            "bad-request", f"filter.status is one of {', '.join(STATUSES)}, or null for any."
-        )
-    if text is not None and (not isinstance(text, str) or len(text) > MAX_TEXT):
-        raise RequestRefused(
-            "bad-request", f"filter.text is a text of at most {MAX_TEXT} characters, or null."
-        )
-    return Filter(tool or None, status, text if text and text.strip() else None)
-
-
-def _whole(request: Request, key: str, default: int, most: int) -> int:
-    value = request.content.get(key, default)
-    if type(value) is not int or not 0 <= value <= most:
-        raise RequestRefused("bad-request", f"{key} is a whole number from 0 to {most:,}.")
-    return value
-
-
-def _jump_of(value: Any) -> Jump | int:
-    if value in JUMPS:
-        return value  # type: ignore[no-any-return]
-    if isinstance(value, Mapping) and set(value) == {"call"}:
-        number = value["call"]
-        if type(number) is int and number > 0:
-            return number
-        raise RequestRefused("bad-request", "jump.call is a call's number, 1 for the first.")
-    raise RequestRefused("bad-request", f"Expected {_SHAPE}.")
-
-
-def find_handler(run: ViewedRun) -> Callable[[Request], Served]:
+def find_handler(run: ViewedRun) -> Callable[[FindRequest], Served]:
     """The handler of a run view's `find` requests."""
     index = TranscriptIndex(lambda: run.prompt.items)
 
-    def handle(request: Request) -> Served:
+    def handle(request: FindRequest) -> Served:
         started = time.perf_counter()
-        count = _whole(request, "count", PAGE, MAX_PAGE)
-        if "jump" in request.content:
-            to = _jump_of(request.content["jump"])
+        count = request.count
+        if request.jump is not None:
+            to = request.jump if isinstance(request.jump, str) else request.jump.call
             position, calls = index.target(to)
             if position is None and isinstance(to, int):
                 raise RequestRefused(
@@ -341,9 +297,10 @@ def find_handler(run: ViewedRun) -> Callable[[Request], Served]:
                 "items": _page(items, index, page),
             }
         else:
-            where = _filter_of(request.content.get("filter", {}))
-            found = index.find(where)
-            start = _whole(request, "from", 0, 10**9)
+            asked = request.filter
+            text = asked.text if asked.text and asked.text.strip() else None
+            found = index.find(Filter(asked.tool or None, asked.status, text))
+            start = request.from_
             items = run.prompt.items
             value = {
                 "total": len(found.positions),

@@ -49,7 +49,6 @@ from ._inbox_triage import (
     answer_all,
     filters_of,
     page_json,
-    run_ids_of,
     thread_json,
 )
 from ._loops import current_loop
@@ -60,12 +59,24 @@ from ._requests import (
     MAX_REQUEST_BYTES,
     Handler,
     HandOver,
-    Request,
     RequestPath,
     RequestRefused,
     Served,
     answer_start,
     running_loop,
+)
+from .protocol import (
+    INBOX_REQUESTS,
+    Bulk,
+    Ignore,
+    ListRuns,
+    OpenRun,
+    Refresh,
+    Reject,
+    Resume,
+    Show,
+    Unignore,
+    Value,
 )
 
 __all__ = ["DEFAULT_POLL", "WINDOW", "Inbox", "RunLoader", "inbox"]
@@ -165,7 +176,7 @@ class Inbox(anywidget.AnyWidget):
         self._opened: dict[str, str] = {}
         self._continuing: set[asyncio.Task[Any]] = set()
         self._home_loop = current_loop()
-        self._requests = RequestPath(self.send, self._handlers(), limit=self._limit)
+        self._requests = RequestPath(self.send, INBOX_REQUESTS, self._handlers(), limit=self._limit)
         self._polling: float | None = None
         self._changes: RunChanges | None = None
         # The store's change version read just before the last listing, when watched.
@@ -375,71 +386,59 @@ class Inbox(anywidget.AnyWidget):
     # -- requests from the front end -----------------------------------------------------
 
     def _handlers(self) -> dict[str, Handler]:
-        def refresh(_: Request) -> Served:
+        def refresh(_: Refresh) -> Served:
             self.refresh()
             return Served()
 
-        def show(request: Request) -> Served:
-            count = request.content.get("count")
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-                raise RequestRefused("bad-request", "Expected {type: show, count: <int >= 0>}.")
-            self.show(count)
+        def show(request: Show) -> Served:
+            self.show(request.count)
             return Served()
 
-        def value(request: Request) -> Served:
-            return Served(self.full_value(request.text("ref", "{type: value, ref: <str>}")))
+        def value(request: Value) -> Served:
+            return Served(self.full_value(request.ref))
 
-        def answer(request: Request) -> HandOver:
-            interrupt = request.text("interrupt", "{type: resume|reject, interrupt: <id>}")
-            run = self._answerable(interrupt, request.optional_text("run", "run: <run id>"))
+        def answer(request: Resume | Reject) -> HandOver:
+            run = self._answerable(request.interrupt, request.run)
             loop = running_loop(run.loop, self._home_loop)
             return HandOver(loop, answer_start(run, request, "inbox"), stopped=self.refresh)
 
-        def listing(request: Request) -> Served:
+        def listing(request: ListRuns) -> Served:
             try:
-                return Served(self.rows(**filters_of(request.content)))
+                return Served(self.rows(**filters_of(request)))
             except PausepointError as exc:
                 raise RequestRefused("bad-request", str(exc)) from None
 
-        def opening(request: Request) -> Served:
-            run_id = self._run_id_of(request.text("run", "{type: open, run: <run id>}"))
+        def opening(request: OpenRun) -> Served:
+            run_id = self._run_id_of(request.run)
             try:
                 return Served(self.open_run(run_id))
             except RunNotFoundError as exc:
                 raise RequestRefused("not-found", str(exc), name="RunNotFoundError") from None
 
-        def bulk(request: Request) -> Served:
-            answer = request.text("answer", "{type: bulk, answer: approve|decline|respond}")
-            runs = [self._run_id_of(r) for r in run_ids_of(request.content.get("runs"))]
-            text = request.optional_text("text", "text: <words> or null")
-            if answer not in ("approve", "decline", "respond"):
-                raise RequestRefused("bad-request", "answer must be approve, decline or respond.")
-            if answer == "respond" and not (text and text.strip()):
-                raise RequestRefused("bad-request", "Respond needs text: the words to send.")
+        def bulk(request: Bulk) -> Served:
+            runs = [self._run_id_of(r) for r in dict.fromkeys(request.runs)]
+            answer, text = request.answer, request.text
             loop = running_loop(self._home_loop)
             if loop is None:
                 raise RequestRefused(
                     "no-loop", "The kernel has no running event loop.", name="NoEventLoop"
                 )
             outcomes: list[dict[str, str]] = []
-            progress = {"id": request.id, "answer": answer, "total": len(runs)}
+            progress = {"id": request.request_id, "answer": answer, "total": len(runs)}
             self.bulk = {**progress, "outcomes": []}
 
             def each(outcome: BulkOutcome) -> None:
                 outcomes.append(outcome.wire())
                 self.bulk = {**progress, "outcomes": list(outcomes)}
 
-            asyncio.run_coroutine_threadsafe(
-                self._answer_all(runs, answer, text, each),  # type: ignore[arg-type]
-                loop,
-            )
+            asyncio.run_coroutine_threadsafe(self._answer_all(runs, answer, text, each), loop)
             return Served({"runs": len(runs)})
 
-        def ignoring(request: Request) -> Served:
-            run_id = self._run_id_of(request.text("run", "{type: ignore, run: <run id>}"))
+        def ignoring(request: Ignore | Unignore) -> Served:
+            run_id = self._run_id_of(request.run)
             try:
-                if request.type == "ignore":
-                    self.ignore(run_id, by=request.optional_text("by", "by: <name> or null"))
+                if isinstance(request, Ignore):
+                    self.ignore(run_id, by=request.by)
                 else:
                     self.unignore(run_id)
             except RunNotFoundError as exc:

@@ -13,7 +13,7 @@ that stopped waiting (answered in another kernel) is named and the others are an
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -29,7 +29,7 @@ from ..store import (
 )
 from ..transcript import AssistantMessage, Item, ToolCall, UserMessage
 from ._preview import cut_text
-from ._requests import RequestRefused
+from .protocol import BULK_LIMIT, BulkAnswer, ListFilter, ListRuns
 
 if TYPE_CHECKING:
     from ..run import AgentRun
@@ -45,10 +45,7 @@ __all__ = [
     "thread_json",
 ]
 
-BulkAnswer = Literal["approve", "decline", "respond"]
-ANSWERS: tuple[str, ...] = get_args(BulkAnswer)
-BULK_LIMIT = 1000
-"""The most runs one bulk answer goes to."""
+ANSWERS: tuple[str, ...] = get_args(BulkAnswer.__value__)
 THREAD_ITEMS = 40
 """How many of a run's last transcript items its opened row shows."""
 ROW_TEXT = 300
@@ -140,17 +137,6 @@ def thread_json(items: Sequence[Item]) -> dict[str, Any]:
                 {"role": "tool", "text": _short(f"{item.name}: {item.status}", THREAD_TEXT)}
             )
     return {"items": lines, "earlier": len(items) - len(shown)}
-
-
-def run_ids_of(value: Any) -> list[str]:
-    """The run ids of a bulk request, checked: a list of 1 to `BULK_LIMIT` texts."""
-    if (
-        not isinstance(value, list)
-        or not 0 < len(value) <= BULK_LIMIT
-        or not all(isinstance(v, str) for v in value)
-    ):
-        raise RequestRefused("bad-request", f"Expected runs: a list of 1 to {BULK_LIMIT} run ids.")
-    return list(dict.fromkeys(value))
 
 
 Loader = Callable[[str], "AgentRun | BulkOutcome"]
@@ -248,20 +234,17 @@ def _start(
     return run.resume(text, **how)
 
 
-def filters_of(content: Mapping[str, Any]) -> dict[str, Any]:
+def filters_of(request: ListRuns) -> dict[str, Any]:
     """A list request's filter and sort as `RunStore.waiting` options (the store checks
-    them)."""
-    raw = content.get("filter") or {}
-    if not isinstance(raw, dict):
-        raise RequestRefused("bad-request", "Expected filter: {agent?, kind?, status?, text?}.")
-    options: dict[str, Any] = {
-        "status": raw.get("status") or "waiting",
-        "agent": raw.get("agent") or None,
-        "kind": raw.get("kind") or None,
-        "text": raw.get("text") or None,
-        "ignored": raw.get("ignored", False),
-        "sort": content.get("sort") or "newest",
-        "offset": content.get("offset", 0),
-        "limit": content.get("limit", 50),
+    their values)."""
+    given = request.filter or ListFilter()
+    return {
+        "status": given.status or "waiting",
+        "agent": given.agent or None,
+        "kind": given.kind or None,
+        "text": given.text or None,
+        "ignored": given.ignored,
+        "sort": request.sort or "newest",
+        "offset": request.offset,
+        "limit": request.limit,
     }
-    return options

@@ -3,9 +3,12 @@ checked, served by the widget's handler for its type, and answered exactly once.
 
 A front end sends `{type, requestId, ...}` and waits for the `response` with that id, so
 a request that gets no reply hangs until the browser gives up. Here every message gets
-one: a value, an acknowledgement, or an error with a `code` (`bad-request`, `too-large`,
-`too-deep`, `not-found`, `no-loop`, the codes of `code_of`, or `internal` for a bug). A
-message without a usable `requestId` is answered with `requestId: null`.
+one: a value, an acknowledgement, or an error with a `code` (`protocol.ErrorCode`). A
+message is first bounded in size and depth, then validated against the widget's union of
+request models (`protocol.ViewRequest`, `protocol.InboxRequest`): a handler gets the
+checked model, and a message of another shape is refused as `bad-request` with the path
+of its first problem ("interrupt: Field required"). A message without a usable
+`requestId` is answered with `requestId: null`.
 
 Handlers may run on any thread (ipykernel 7 handles widget messages on subshells). They
 only read and validate; work for a run is handed to the run's own loop once
@@ -22,12 +25,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from ..actions import Rejection
 from ..errors import PausepointError
 from ..transcript import AnsweredBy
 from ._preview import is_preview
 from ._responses import failure, failure_of, success
 from ._viewed import ViewedRun
+from .protocol import MAX_REQUEST_ID, ErrorCode, Reject, Resume
 
 __all__ = [
     "ANSWERS",
@@ -37,7 +43,6 @@ __all__ = [
     "Deferred",
     "HandOver",
     "Handler",
-    "Request",
     "RequestPath",
     "RequestRefused",
     "Served",
@@ -55,7 +60,6 @@ MAX_DEPTH = 128
 """The deepest request served. Above the deepest answer a run accepts (100 levels), so an
 answer just past that gets the run's own error with its path; below what recursive code
 (previews, schema checks) can walk on any thread's stack."""
-MAX_REQUEST_ID = 256
 ANSWERS = frozenset({"resume", "reject"})
 """The request types that carry a person's answer (limited by the agent's answer size)."""
 
@@ -66,32 +70,10 @@ StartAnswer = Callable[[OnRecorded], Coroutine[Any, Any, Any]]
 class RequestRefused(PausepointError):
     """A request this widget cannot serve: why, and the code of its error reply."""
 
-    def __init__(self, code: str, message: str, *, name: str = "BadRequest") -> None:
+    def __init__(self, code: ErrorCode, message: str, *, name: str = "BadRequest") -> None:
         self.code = code
         self.name = name
         super().__init__(message)
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """A checked request: its id, its type and the message it came in."""
-
-    id: str
-    type: str
-    content: Mapping[str, Any]
-
-    def text(self, key: str, shape: str) -> str:
-        """The string at `key`, or a `bad-request` refusal naming the expected `shape`."""
-        value = self.content.get(key)
-        if not isinstance(value, str):
-            raise RequestRefused("bad-request", f"Expected {shape}.")
-        return value
-
-    def optional_text(self, key: str, shape: str) -> str | None:
-        value = self.content.get(key)
-        if value is not None and not isinstance(value, str):
-            raise RequestRefused("bad-request", f"Expected {shape}.")
-        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +102,8 @@ class Deferred:
 
 
 Outcome = Served | HandOver | Deferred
-Handler = Callable[[Request], Outcome]
+Handler = Callable[[Any], Outcome]
+"""Serves one type of request: called with its checked model (of `protocol`)."""
 
 
 def running_loop(*loops: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEventLoop | None:
@@ -131,13 +114,13 @@ def running_loop(*loops: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEv
     return None
 
 
-def answer_start(run: ViewedRun, request: Request, by: AnsweredBy) -> StartAnswer:
-    """The start of a `resume` or `reject` request's answer to `run`, checked: the
-    interrupt is named, a resume holds no preview, a reason is text. `by` is who answers
-    (the view, the inbox), recorded with the answer."""
-    interrupt = request.text("interrupt", "{type: resume|reject, interrupt: <id>}")
-    if request.type == "resume":
-        data = request.content.get("data")
+def answer_start(run: ViewedRun, request: Resume | Reject, by: AnsweredBy) -> StartAnswer:
+    """The start of a `resume` or `reject` request's answer to `run`, checked: a resume
+    holds no preview. `by` is who answers (the view, the inbox), recorded with the
+    answer."""
+    interrupt = request.interrupt
+    if isinstance(request, Resume):
+        data = request.data
         if is_preview(data):
             raise RequestRefused(
                 "invalid-answer",
@@ -146,7 +129,7 @@ def answer_start(run: ViewedRun, request: Request, by: AnsweredBy) -> StartAnswe
                 name="InvalidResolutionError",
             )
         return lambda recorded: run.resume(data, interrupt=interrupt, on_recorded=recorded, by=by)
-    reason = request.optional_text("reason", "reason: <text> or null")
+    reason = request.reason
     # A blank reason is no reason: the model then sees the default rejection message.
     rejection = Rejection(message=reason) if reason is not None and reason.strip() else None
     return lambda recorded: run.reject(rejection, interrupt=interrupt, on_recorded=recorded, by=by)
@@ -183,17 +166,20 @@ class _Reply:
 
 
 class RequestPath:
-    """A widget's requests: `handlers` by request type; `limit(type)` is the largest
-    request of that type in bytes. Use it as the widget's `on_msg` callback."""
+    """A widget's requests: `requests` validates a message into its model (a union of
+    `protocol`), `handlers` serve each type of it; `limit(type)` is the largest request of
+    that type in bytes. Use it as the widget's `on_msg` callback."""
 
     def __init__(
         self,
         send: Callable[[dict[str, Any]], None],
+        requests: TypeAdapter[Any],
         handlers: Mapping[str, Handler],
         *,
         limit: Callable[[str], int] = lambda _: MAX_REQUEST_BYTES,
     ) -> None:
         self._send = send
+        self._requests = requests
         self._handlers = dict(handlers)
         self._limit = limit
         self._lock = threading.Lock()
@@ -205,28 +191,25 @@ class RequestPath:
         request_id = _request_id(content)
         reply = _Reply(self._send, request_id)
         try:
-            request = self._check(content, request_id)
+            request = self._check(content)
             outcome = self._handlers[request.type](request)
             self._finish(reply, outcome)
         except Exception as exc:
             reply.refuse(exc)
 
-    def _check(self, content: Any, request_id: str | None) -> Request:
-        if not isinstance(content, dict):
-            raise RequestRefused("bad-request", "A request is a JSON object {type, requestId}.")
-        kind = content.get("type")
-        if not isinstance(kind, str) or kind not in self._handlers:
-            known = ", ".join(sorted(self._handlers))
-            raise RequestRefused("bad-request", f"Unknown request type; this view serves {known}.")
-        refused = _too_big(content, self._limit(kind), answer=kind in ANSWERS)
+    def _check(self, content: Any) -> Any:
+        """The model of `content`, bounded first: validation never walks a value too large
+        or too deep to serve."""
+        kind = content.get("type") if isinstance(content, dict) else None
+        served = kind if isinstance(kind, str) and kind in self._handlers else None
+        limit = MAX_REQUEST_BYTES if served is None else self._limit(served)
+        refused = _too_big(content, limit, answer=served in ANSWERS)
         if refused is not None:
             raise refused
-        if request_id is None:
-            raise RequestRefused(
-                "bad-request",
-                f"A request needs requestId: a string of at most {MAX_REQUEST_ID} characters.",
-            )
-        return Request(request_id, kind, content)
+        try:
+            return self._requests.validate_python(content)
+        except ValidationError as exc:
+            raise RequestRefused("bad-request", refusal_of(exc, self._handlers)) from None
 
     def _finish(self, reply: _Reply, outcome: Outcome) -> None:
         if isinstance(outcome, Served):
@@ -315,6 +298,34 @@ class RequestPath:
             if not running:
                 return
             await asyncio.gather(*(asyncio.wrap_future(f) for f in running))
+
+
+def refusal_of(exc: ValidationError, served: Iterable[str]) -> str:
+    """What a refused shape says: the path of its first problem and what is wrong there,
+    never the whole of what was sent. Of a union's problems (each of its members refused
+    the value), the one that got furthest into the value says most."""
+    problem = max(exc.errors(include_url=False), key=lambda error: len(error["loc"]))
+    kind = problem["type"]
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        return f"type: unknown request type; this view serves {', '.join(sorted(served))}."
+    if kind == "model_attributes_type" and not problem["loc"]:
+        return "A request is a JSON object {type, requestId, ...}."
+    if kind == "value_error":
+        return _cut(str(problem["ctx"]["error"]))
+    # The first key is the request's type; union members' labels name no place in it.
+    path = ".".join(_cut(str(key), 40) for key in problem["loc"][1:] if not _label(key))
+    return f"{path}: {problem['msg']}" if path else str(problem["msg"])
+
+
+def _label(key: int | str) -> bool:
+    """Whether a key of an error's location is a union member's label (`JumpCall`,
+    `literal['first-pause','last-failure']`), not a key of the request: the protocol's
+    keys are lower camel case."""
+    return isinstance(key, str) and (key[:1].isupper() or "[" in key)
+
+
+def _cut(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _request_id(content: Any) -> str | None:

@@ -1,8 +1,10 @@
-"""The replies of the views' request/response protocol (js/README.md), built in one place.
+"""The replies of the views' request/response protocol (`protocol.Reply`), built in one place.
 
 A refused request's error carries `name` (what the card shows), `message` (what to do),
-`code` (one short word a front end or a test can branch on) and, for an answer that does
-not fit its schema, `problems` with a path each.
+`code` (a `protocol.ErrorCode`: one short word a front end or a test can branch on) and,
+for an answer that does not fit its schema, `problems` with a path each. The replies are
+built as plain dicts, not through the models: a value may be large, and it was made by
+the kernel (a test checks each kind of reply against `protocol.Reply`).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from ..errors import (
     UnknownInterruptError,
 )
 from ..store import DamagedRunError, RunNotFoundError
+from .protocol import ErrorCode
 
 __all__ = ["code_of", "failure", "failure_of", "success"]
 
-_CODES: tuple[tuple[type[BaseException], str], ...] = (
+_CODES: tuple[tuple[type[BaseException], ErrorCode], ...] = (
     (AnswerTooLargeError, "too-large"),
     (InvalidResolutionError, "invalid-answer"),
     (NotJSONError, "invalid-answer"),
@@ -39,7 +42,7 @@ _CODES: tuple[tuple[type[BaseException], str], ...] = (
 )
 
 
-def code_of(exc: BaseException) -> str:
+def code_of(exc: BaseException) -> ErrorCode:
     """The error code of a request refused by `exc`: `internal` for anything that is not
     one of pausepoint's own refusals (a bug, logged where it is caught)."""
     for kind, code in _CODES:
@@ -62,7 +65,7 @@ def failure(
     message: str,
     problems: list[dict[str, str]] | None = None,
     *,
-    code: str = "bad-request",
+    code: ErrorCode = "bad-request",
 ) -> dict[str, Any]:
     """A refused request: the error's name, message and code, and its per-field problems."""
     error: dict[str, Any] = {"name": name, "message": message, "code": code}

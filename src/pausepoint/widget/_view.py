@@ -39,6 +39,7 @@ from ._view_state import (
     show_event,
 )
 from ._viewed import ViewedRun
+from .protocol import VIEW_REQUESTS
 
 __all__ = ["UPDATE_INTERVAL", "RunView"]
 
@@ -110,7 +111,8 @@ class RunView(anywidget.AnyWidget):
         self._off = run.on("*", self._on_event)
         self._forks = ForkFollower(run, self._show_forks)
         self._forks.refresh()
-        self.on_msg(RequestPath(self.send, view_handlers(self), limit=view_limit(run)))
+        requests = RequestPath(self.send, VIEW_REQUESTS, view_handlers(self), limit=view_limit(run))
+        self.on_msg(requests)
         CELL_END.track(self)
 
     @property

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import UsageError
-from ._debug_view import answer_debug_request, branches
+from ._debug_view import answer_debug_request, branches, model_request_value
 from ._find import find_handler
 from ._preview import bounded, bounded_item, index_of, is_preview, ref_of, resolve
 from ._requests import (
@@ -18,11 +18,25 @@ from ._requests import (
     Deferred,
     Handler,
     HandOver,
-    Request,
     RequestRefused,
     Served,
     answer_start,
     running_loop,
+)
+from .protocol import (
+    Branches,
+    Cancel,
+    Debug,
+    EditItem,
+    Follow,
+    Fork,
+    ModelRequest,
+    Reject,
+    Resume,
+    Retry,
+    Say,
+    ShowFork,
+    Value,
 )
 
 if TYPE_CHECKING:
@@ -55,76 +69,63 @@ def view_handlers(view: _View) -> dict[str, Handler]:
     def loop() -> asyncio.AbstractEventLoop | None:
         return running_loop(view.run.loop, view.home_loop)
 
-    def answer(request: Request) -> HandOver:
+    def answer(request: Resume | Reject) -> HandOver:
         return HandOver(loop(), answer_start(view.run, request, "view"))
 
-    def go_on(request: Request) -> HandOver:
-        action = request.content.get("action")
-        if action not in ("step", "continue"):
-            raise RequestRefused("bad-request", "Expected {type: debug, action: step|continue}.")
+    def go_on(request: Debug) -> HandOver:
         debug = view.run.debug
-        return HandOver(loop(), lambda recorded: debug.go_on(action, on_recorded=recorded))
+        return HandOver(loop(), lambda recorded: debug.go_on(request.action, on_recorded=recorded))
 
-    def say(request: Request) -> HandOver:
+    def say(request: Say) -> HandOver:
         # The message box: the next user message of a run that waits on nobody, or
         # (without text) Continue after a stop or a failure.
-        text = request.optional_text("text", "{type: say, text: <message> or null}")
-        if text is not None and not text.strip():
-            raise RequestRefused("bad-request", "The message is empty; write something first.")
         run = view.run
-        return HandOver(loop(), lambda recorded: run.run(text, on_recorded=recorded))
+        return HandOver(loop(), lambda recorded: run.run(request.text, on_recorded=recorded))
 
-    def retry(_: Request) -> HandOver:
+    def retry(_: Retry) -> HandOver:
         # Retry after a stop or a failure: ask the model again without the turn that ended it.
         run = view.run
         return HandOver(loop(), lambda recorded: run.retry(on_recorded=recorded, by="view"))
 
-    def cancel(_: Request) -> Deferred:
+    def cancel(_: Cancel) -> Deferred:
         return Deferred(view.run.cancel_threadsafe("Stopped from the view."))
 
-    def value(request: Request) -> Served:
-        return Served(view_value(view, request.text("ref", "{type: value, ref: <str>}")))
+    def value(request: Value) -> Served:
+        return Served(view_value(view, request.ref))
 
-    def debug(request: Request) -> Served:
+    def debug(request: ModelRequest | Fork | Branches) -> Served:
         served = _debug_value(view.run, request)
-        if request.type == "fork":
+        if isinstance(request, Fork):
             view.refresh_forks()
-            if request.content.get("open") is True:  # Go back here: the fork opens in place
+            if request.open:  # Go back here: the fork opens in place
                 view.show_fork(served["runId"])
         return Served(served)
 
-    def edit_item(request: Request) -> HandOver:
+    def edit_item(request: EditItem) -> HandOver:
         # An item of a fork made at a model turn, before the model is asked again.
-        shape = "{type: edit_item, position: <int>, text: <str>} or {..., result: <JSON>}"
-        content = request.content
-        position = content.get("position")
-        if isinstance(position, bool) or not isinstance(position, int):
-            raise RequestRefused("bad-request", f"Expected {shape}.")
-        if ("text" in content) == ("result" in content):
-            raise RequestRefused("bad-request", f"Expected {shape}: one of text or result.")
-        if "text" in content:
-            changes: dict[str, Any] = {"text": request.text("text", shape)}
-        elif is_preview(content["result"]):
+        if "text" in request.model_fields_set:
+            changes: dict[str, Any] = {"text": request.text}
+        elif is_preview(request.result):
             raise RequestRefused(
                 "bad-request",
                 "The result holds a preview of a large value, not the value itself. Show the "
                 "whole value first, or edit it from code with `fork.edit_item(...)`.",
             )
         else:
-            changes = {"result": content["result"]}
+            changes = {"result": request.result}
         run = view.run
 
         async def start(recorded: Callable[[], object]) -> None:
-            run.edit_item(position, **changes)
+            run.edit_item(request.position, **changes)
             recorded()
 
         return HandOver(loop(), start)
 
-    def show_fork(request: Request) -> Served:
-        view.show_fork(request.optional_text("fork", "{type: show_fork, fork: <run id> or null}"))
+    def show_fork(request: ShowFork) -> Served:
+        view.show_fork(request.fork)
         return Served()
 
-    def follow(_: Request) -> Served:
+    def follow(_: Follow) -> Served:
         view.follow()
         return Served()
 
@@ -174,7 +175,7 @@ def view_value(view: _View, ref: str) -> Any:
         if kind == "branches":
             return branches(run, name)
         if kind == "request" and position is not None:
-            return answer_debug_request(run, {"type": "model_request", "turn": position})
+            return model_request_value(run, position)
         raise UsageError(f"The view has no value at {kind}/{name[:200]} any more.")
 
     try:
@@ -183,10 +184,10 @@ def view_value(view: _View, ref: str) -> Any:
         raise RequestRefused("not-found", str(exc), name="UsageError") from None
 
 
-def _debug_value(run: ViewedRun, request: Request) -> Any:
+def _debug_value(run: ViewedRun, request: ModelRequest | Fork | Branches) -> Any:
     """A debugging request's value, with large values as previews."""
-    value = answer_debug_request(run, dict(request.content))
-    if request.type == "model_request":
+    value = answer_debug_request(run, request)
+    if isinstance(request, ModelRequest):
         ref = ref_of("request", str(value["turn"]))
         value = {
             **value,
@@ -195,7 +196,7 @@ def _debug_value(run: ViewedRun, request: Request) -> Any:
             ],
         }
         value["instructions"] = bounded(value["instructions"], f"{ref}/instructions")
-    elif request.type == "branches":
+    elif isinstance(request, Branches):
         ref = ref_of("branches", value["fork"]["runId"])
         for side in ("parent", "fork"):
             value[side] = {
