@@ -39,6 +39,7 @@ from tests.agui.peers.agent_framework_workflow_hosted import (  # noqa: E402
     ENDED,
     HEARD,
     QUESTION,
+    build_refunds_workflow,
     build_workflow,
 )
 
@@ -252,6 +253,35 @@ async def test_stop_ends_the_workflows_run() -> None:
     assert (await run.run(ASK)).status == "interrupted"
     assert (await run.resume("Leeds")).status == "completed"
     assert HEARD == ["Leeds"]
+
+
+async def test_an_agent_executors_approval_is_a_card_without_edit_answered_there() -> None:
+    from tests.agui.peers.agent_framework_hosted import RAN
+
+    RAN.clear()
+    approved, rejected = host(build_refunds_workflow()), host(build_refunds_workflow())
+    await approved.run("Please refund order 42.")
+    await rejected.run("Please refund order 42.")
+    (interrupt,) = approved.interrupts
+    assert (interrupt["reason"], interrupt["toolCallId"]) == ("tool_call", "call_refund_42")
+    assert interrupt["metadata"]["agent_framework"]["source_executor_id"] == "refunds"
+    (card,) = approved.view.pending
+    assert (card["kind"], card["readFrom"], card["decisions"]) == (
+        "tool-approval",
+        "Agent Framework",
+        ["approve", "reject"],  # the framework runs the call it stored: no Edit
+    )
+    assert RAN == []
+
+    done = await approved.resume(True)
+    assert done.status == "completed", done.error
+    assert RAN == [("refund", {"order_id": 42, "amount": 30.0})]
+    assert texts(approved)[-1] == ("assistant", 'Done: {"refunded": 30.0, "order_id": 42}')
+    refused = await rejected.reject("Not this one.")
+    assert refused.status == "completed", refused.error
+    assert RAN == [("refund", {"order_id": 42, "amount": 30.0})]  # the rejected one never ran
+    assert texts(rejected)[-1][1].startswith("Done: Error: Tool call invocation was rejected")
+    RAN.clear()
 
 
 def test_a_hosted_workflow_takes_no_message_responses_or_checkpoint_of_its_own() -> None:

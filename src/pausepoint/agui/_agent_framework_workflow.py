@@ -9,7 +9,10 @@ agent-framework-ag-ui tells it (the request's id, reason `input_required`, its
 question card hosted or served (`agent_framework_request`). The continuation's answers go
 to the framework as its responses to those requests, `run(responses={request_id: value},
 checkpoint_id=...)`, checked against each request's response type first, and the workflow
-goes on to its output or its next question.
+goes on to its output or its next question. An `AgentExecutor`'s streamed turns are told as
+a hosted agent's (its text, calls and results), and its tool's approval, asked by
+`request_info`, as the served adapter tells it: an approval card without Edit arguments
+(the framework runs the call it stored), answered `to_function_approval_response(approved)`.
 
 The framework checkpoints the workflow at the end of each superstep; the checkpoint the
 workflow paused at is the one thing kept, by its id, in the AG-UI state (`STATE_SNAPSHOT`,
@@ -35,6 +38,8 @@ from pydantic_core import to_jsonable_python
 
 from ..errors import MissingDependencyError, UsageError
 from ._agent_framework import _failed, _new_messages
+from ._agent_framework import _response_schema as _approval_schema
+from ._agent_framework import _Telling as _AgentTelling
 
 __all__ = ["STATE_KEY", "agent_framework_workflow_source"]
 
@@ -205,6 +210,17 @@ def _coerced(request: Any, value: Any, interrupt_id: str) -> Any:
     """`value` as the request's response type, as the framework coerces a response."""
     from agent_framework._workflows._typing_utils import is_instance_of, try_coerce_to_type
 
+    if _approval(request) is not None:
+        approved = (
+            value.get("approved", value.get("accepted")) if isinstance(value, Mapping) else None
+        )
+        if not isinstance(approved, bool):
+            raise _Refused(
+                "WORKFLOW_RESUME_INVALID_RESPONSE",
+                f"The answer to interrupt {interrupt_id!r} must say approved: true or false.",
+            )
+        # The framework runs the call it stored, whatever edit it is sent: none is offered.
+        return request.data.to_function_approval_response(approved)
     response_type = request.response_type
     if response_type is not str and isinstance(value, str):
         with contextlib.suppress(ValueError):  # a JSON text, as the served adapter reads one
@@ -226,7 +242,22 @@ def _name(kind: Any) -> str | None:
 
 
 def _safe(value: Any) -> Any:
-    return to_jsonable_python(value, fallback=str)
+    return to_jsonable_python(value, fallback=_as_dict)
+
+
+def _as_dict(value: Any) -> Any:
+    """A framework object (a `Content`, a `Message`) as its `to_dict()`, as
+    agent-framework-ag-ui tells it; anything else as its text."""
+    to_dict = getattr(value, "to_dict", None)
+    return to_dict() if callable(to_dict) else str(value)
+
+
+def _approval(request: Any) -> Any:
+    """The tool call a request asks approval for (an `AgentExecutor`'s), if it does."""
+    data = request.data
+    if getattr(data, "type", None) == "function_approval_request":
+        return data.function_call
+    return None
 
 
 def _interrupt(request: Any, checkpoint_id: str | None) -> dict[str, Any]:
@@ -244,6 +275,9 @@ def _interrupt(request: Any, checkpoint_id: str | None) -> dict[str, Any]:
         "value": value,
         "checkpoint_id": checkpoint_id,
     }
+    call = _approval(request)
+    if call is not None:
+        return _approval_interrupt(request, call, {**told, "type": None})
     interrupt: dict[str, Any] = {"id": str(request.request_id), "reason": "input_required"}
     message = _message(value)
     if message:
@@ -253,6 +287,31 @@ def _interrupt(request: Any, checkpoint_id: str | None) -> dict[str, Any]:
         "agent_framework": {k: v for k, v in told.items() if v is not None},
     }
     return interrupt
+
+
+def _approval_interrupt(request: Any, call: Any, told: Mapping[str, Any]) -> dict[str, Any]:
+    """An `AgentExecutor`'s approval asked by `request_info`, as agent-framework-ag-ui
+    tells it: an approval of the call, with the request's metadata."""
+    arguments = _safe(call.parse_arguments() or {})
+    function = {
+        "type": "function_approval_request",
+        "function_call": {"call_id": call.call_id, "name": call.name, "arguments": arguments},
+    }
+    hosted = getattr(call, "hosted", None) is True
+    return {
+        "id": str(request.request_id),
+        "reason": "tool_call",
+        "message": f"Approve running {call.name or 'this tool'}?",
+        "toolCallId": call.call_id,
+        "responseSchema": _approval_schema(None if hosted else arguments),
+        "metadata": {
+            "agent_framework": {
+                **function,
+                "value": function,
+                **{k: v for k, v in told.items() if v is not None},
+            }
+        },
+    }
 
 
 def _message(value: Mapping[str, Any]) -> str | None:
@@ -293,11 +352,14 @@ class _Telling:
         self.run_id = run_id
         self.made = 0
         self.message: str | None = None  # the open text message
+        self.agents: dict[str, _AgentTelling] = {}  # each agent executor's streamed turns
         self.requests: list[Any] = []  # the request_info events the run ended with
 
     def tell(self, event: Any) -> list[dict[str, Any]]:
+        from agent_framework import AgentResponse, AgentResponseUpdate
+
         kind = event.type
-        if kind in ("executor_invoked", "superstep_started"):
+        if kind in ("executor_invoked", "executor_completed", "superstep_started"):
             return self.end_message()
         if kind == "request_info":
             self.requests.append(event)
@@ -305,9 +367,15 @@ class _Telling:
         if kind != "output":
             return []
         data = event.data
-        chunk = _chunk_text(data)
-        if chunk is not None:
-            return self._say(chunk)
+        if isinstance(data, AgentResponseUpdate):
+            # An agent's streamed turn, told as a hosted agent's (its calls and results
+            # too); its approvals come as the workflow's requests, not from here.
+            executor = str(event.executor_id)
+            if executor not in self.agents:
+                self.agents[executor] = _AgentTelling(f"{self.run_id}-{executor}")
+            return self.agents[executor].tell(data)
+        if isinstance(data, AgentResponse) and self.agents.get(str(event.executor_id)):
+            return []  # the whole of a turn already streamed
         text = _whole_text(data)
         if text is not None:
             return [*self.end_message(), *self._say(text), *self.end_message()]
@@ -327,17 +395,12 @@ class _Telling:
         return out
 
     def end_message(self) -> list[dict[str, Any]]:
+        """What is open ends: a text message, an agent's turn."""
+        out = [told for agent in self.agents.values() for told in agent.finish_step()]
         message, self.message = self.message, None
-        return [] if message is None else [{"type": "TEXT_MESSAGE_END", "messageId": message}]
-
-
-def _chunk_text(data: Any) -> str | None:
-    """The text of a streamed agent's chunk (`AgentResponseUpdate`), if `data` is one."""
-    from agent_framework import AgentResponseUpdate
-
-    if not isinstance(data, AgentResponseUpdate) or data.role not in (None, "assistant"):
-        return None
-    return "".join(c.text or "" for c in data.contents if c.type == "text")
+        if message is not None:
+            out.append({"type": "TEXT_MESSAGE_END", "messageId": message})
+        return out
 
 
 def _whole_text(data: Any) -> str | None:

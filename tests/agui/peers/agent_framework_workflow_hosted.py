@@ -7,6 +7,9 @@ from (a string) and, told, yields "Shipping order 42 from " and it. Asked to "wa
 first awaits `GATE` (set by the test), noting in `ENDED` that it started and, if so, that
 it was cancelled. `ASKED` lists the messages each run started with; `HEARD` each answer
 the executor read.
+
+`build_refunds_workflow` makes the refunds agent of agent_framework_hosted.py a workflow's
+one executor (``AgentExecutor``): its approval is asked by ``request_info``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import asyncio
 from typing import Any
 
 from agent_framework import (
+    AgentExecutor,
     Executor,
     Message,
     Workflow,
@@ -57,3 +61,10 @@ class Dispatch(Executor):
 def build_workflow() -> Workflow:
     """A new workflow of one ``dispatch`` executor."""
     return WorkflowBuilder(start_executor=Dispatch(id="dispatch")).build()
+
+
+def build_refunds_workflow() -> Workflow:
+    """A new workflow of one ``refunds`` executor: the hosted tests' refunds agent."""
+    from tests.agui.peers.agent_framework_hosted import build_agent
+
+    return WorkflowBuilder(start_executor=AgentExecutor(build_agent(), id="refunds")).build()
