@@ -687,3 +687,39 @@ def test_respond_on_a_notebook_card_reaches_its_model_and_the_run_completes(
     walk(nb, {cell: respond_in(cell, words, where)})
     kernel_says(nb, "KERNEL completed |")
     kernel_says(nb, "Only refund half")
+
+
+# -- 10 --------------------------------------------------------------------------------
+
+
+def test_temporal_batch_approved_in_the_inbox(open_saved: OpenSaved) -> None:
+    """The batch Temporal schedules waits in the inbox; its rows approved there go to
+    their workflows, and the cell after it finds every run completed."""
+
+    def approve_all(nb: Any) -> None:
+        view = nb.output(9)
+        rows = view.get_by_test_id("pp-triage-row")
+        expect(rows).to_have_count(3, timeout=WAIT)
+        expect(rows.first).to_contain_text("refund")
+        view.scroll_into_view_if_needed()
+        nb.screenshot("nb10-inbox")
+        view.get_by_test_id("pp-triage-select-page").click()
+        view.get_by_test_id("pp-bulk-approve").click()
+        expect(view.get_by_test_id("pp-bulk-confirm-text")).to_contain_text("Approve 3 runs")
+        view.get_by_test_id("pp-bulk-confirm-yes").click()
+        expect(rows).to_have_count(0, timeout=WAIT)
+        expect(view.get_by_test_id("pp-bulk-progress")).to_contain_text("Approved 3 of 3")
+        nb.screenshot("nb10-inbox-cleared")
+
+    nb = open_real(
+        open_saved,
+        "10-temporal",
+        'print("KERNEL", sorted(store.summary(r.id).status for r in batch))',
+    )
+    walk(nb, {9: approve_all})
+
+    done = nb.output(10).last
+    expect(done).to_contain_text("completed - Done: refunded 35.00 on order 42.")
+    expect(done).to_contain_text("completed - Done: refunded 80.00 on order 19.")
+    kernel_says(nb, f"KERNEL {['completed'] * 3}")
+    nb.screenshot("nb10-end")

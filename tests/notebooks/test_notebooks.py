@@ -631,3 +631,36 @@ def test_remote_agents_without_the_other_frameworks(tmp_path: Path) -> None:
         assert said.startswith("Skipped: ") or said == "", cell.source
     assert "completed - Done: refunded 35.00" in text(cell_with(nb, "approval, form = "))
     assert_readers_card_waits(nb)
+
+
+TEMPORAL = "10-temporal.ipynb"
+
+
+def test_temporal_schedules_a_batch_answered_from_code_and_keeps_the_transcript_out(
+    executed: Execute,
+) -> None:
+    """The notebook's own Temporal dev server runs the batch; the cell after the inbox
+    answers the runs left waiting, and each completes. Its history holds no reply."""
+    if importlib.util.find_spec("temporalio") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI installs the temporal extra, which notebook 10 shows")
+        pytest.skip("the temporal extra is not installed")
+    nb = executed(TEMPORAL)
+    problems = errors(nb)
+    assert not problems, "\n\n".join(problems)
+    assert not stderr(nb)
+    assert text(cell_with(nb, "HAS_TEMPORAL = TEMPORAL is not None")) == ""
+    assert text(cell_with(nb, "start-dev")).startswith("Temporal is serving at 127.0.0.1:")
+    assert text(cell_with(nb, "for run in batch:\n        await runner.start(run)")) == (
+        "Refund order 42: 35.00: interrupted\n"
+        "Refund order 7: 12.50: interrupted\n"
+        "Refund order 19: 80.00: interrupted\n"
+    )
+    assert text(cell_with(nb, "await runner.resume(run.id, True")) == (
+        "completed - Done: refunded 35.00 on order 42.\n"
+        "completed - Done: refunded 12.50 on order 7.\n"
+        "completed - Done: refunded 80.00 on order 19.\n"
+    )
+    held = text(cell_with(nb, "fetch_history()"))
+    assert held.endswith("the model's reply in the history: False\n")
+    assert text(cell_with(nb, "server.terminate()")) == "stopped\n"
