@@ -1,7 +1,12 @@
-/** The shapes of the model traits and messages described in js/README.md. */
+/**
+ * The shapes of the model traits and messages described in js/README.md. The requests,
+ * their replies and the error codes are the kernel's (generated/protocol.ts, made from
+ * pausepoint/widget/protocol.py); what is declared here is what the page alone needs.
+ */
 import type { AnyModel } from "@anywidget/types";
+import type { BulkAnswer, ErrorCode, FindRequest, Json, ListFilter, Problem, Reply, ReplyError } from "./generated/protocol";
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type { BulkAnswer, ErrorCode, FindFilter, FindStatus, Json, Problem } from "./generated/protocol";
 export type JsonObject = { [key: string]: Json };
 
 export type RunStatus = "idle" | "running" | "interrupted" | "paused" | "completed" | "failed" | "cancelled";
@@ -108,35 +113,14 @@ export interface PendingCard {
   argsProblems?: Problem[];
 }
 
-export interface Problem {
-  path: unknown;
-  message: string;
-}
+/** A refusal as the page shows it: the kernel's (with its `code`), or one the page makes
+ * itself when no reply comes (a timeout, a closed widget), which has no code. */
+export type ResponseError = Omit<ReplyError, "code"> & { code?: ErrorCode };
 
-export interface ResponseError extends ErrorInfo {
-  /** What kind of refusal this is (see js/README.md), e.g. "too-large" or "already-resolved". */
-  code?: string;
-  problems?: Problem[];
-}
-
-export type Response =
-  | { type: "response"; requestId: string; ok: true; value?: Json }
-  | { type: "response"; requestId: string; ok: false; error: ResponseError };
-
-export type KernelMessage = { type: "items"; start: number; items: Item[] } | { type: "text"; delta: string } | Response;
-
-/** What the find bar filters on (`find` request): steps waiting for an answer, failed,
- * cancelled, run with arguments a person edited, or answered by a person. */
-export type FindStatus = "waiting" | "failed" | "cancelled" | "edited" | "answered";
-
-export interface FindFilter {
-  tool?: string | null;
-  status?: FindStatus | null;
-  text?: string | null;
-}
+export type KernelMessage = { type: "items"; start: number; items: Item[] } | { type: "text"; delta: string } | Reply;
 
 /** Where "Jump to" goes: a call's number (1 for the first), the first pause, the last failure. */
-export type JumpTo = { call: number } | "first-pause" | "last-failure";
+export type JumpTo = NonNullable<FindRequest["jump"]>;
 
 /** One step the kernel found, as the view draws it. */
 export interface FoundItem {
@@ -254,13 +238,13 @@ export interface OpenedRun extends InboxEntry {
   status?: string;
 }
 
-/** What the list filters by (`list` request). */
+/** What the list filters by, as the page keeps it (no nulls); sent as a `ListFilter`. */
 export interface TriageFilter {
   text?: string;
   agent?: string;
   kind?: string;
   status?: string;
-  ignored?: boolean | null;
+  ignored?: ListFilter["ignored"];
 }
 
 /** One run's outcome in a bulk answer. */
@@ -273,7 +257,7 @@ export interface BulkOutcome {
 /** The latest bulk answer asked from the view, as it goes (the `bulk` trait). */
 export interface BulkProgress {
   id?: string;
-  answer?: "approve" | "decline" | "respond";
+  answer?: BulkAnswer;
   total?: number;
   outcomes?: BulkOutcome[];
 }

@@ -2,8 +2,10 @@
  * What a view asks of the kernel, one function per request type; each goes out on the
  * view's line to the kernel (requests.ts) and ends in one outcome.
  */
+
+import type { BulkAnswer, FindFilter, ListFilter } from "../generated/protocol";
 import { jsonPathKeys, pathOf, pointerKeys } from "../lib/field-path";
-import type { FindFilter, Json, JumpTo, ResponseError, TriageFilter } from "../types";
+import type { Json, JumpTo, ResponseError, TriageFilter } from "../types";
 import type { Kernel, Outcome } from "./requests";
 
 export { type Outcome, REQUEST_TIMEOUT_MS } from "./requests";
@@ -12,7 +14,7 @@ export { type Outcome, REQUEST_TIMEOUT_MS } from "./requests";
  * several runs, names the run: a fork waits on the same interrupt id as its parent). */
 export type AnswerTarget = string | { id: string; runId?: string };
 
-function target(to: AnswerTarget): Record<string, Json> {
+function target(to: AnswerTarget): { interrupt: string; run?: string } {
   if (typeof to === "string") return { interrupt: to };
   return to.runId ? { interrupt: to.id, run: to.runId } : { interrupt: to.id };
 }
@@ -90,8 +92,10 @@ export function cancel(kernel: Kernel, timeoutMs?: number): Promise<Outcome> {
 /** The steps that fit `filter`, found by the kernel: how many, and `count` of them from
  * the `from`-th (`FindValue`). */
 export function find(kernel: Kernel, filter: FindFilter, from = 0, count?: number, timeoutMs?: number): Promise<Outcome> {
-  const wanted: Record<string, Json> = {};
-  for (const key of ["tool", "status", "text"] as const) if (filter[key]) wanted[key] = filter[key];
+  const wanted: FindFilter = {};
+  if (filter.tool) wanted.tool = filter.tool;
+  if (filter.status) wanted.status = filter.status;
+  if (filter.text) wanted.text = filter.text;
   return kernel.request({ type: "find", filter: wanted, from, ...(count ? { count } : {}) }, timeoutMs);
 }
 
@@ -107,7 +111,7 @@ export function refresh(kernel: Kernel, timeoutMs?: number): Promise<Outcome> {
 
 /** One page of an inbox's triage list (`TriagePage`): the runs that fit `filter`, sorted. */
 export function listRuns(kernel: Kernel, filter: TriageFilter, sort: string, offset: number, limit: number, timeoutMs?: number): Promise<Outcome> {
-  const wanted: Record<string, Json> = {};
+  const wanted: ListFilter = {};
   for (const key of ["text", "agent", "kind", "status"] as const) if (filter[key]) wanted[key] = filter[key];
   if (filter.ignored !== undefined) wanted.ignored = filter.ignored;
   return kernel.request({ type: "list", filter: wanted, sort, offset, limit }, timeoutMs);
@@ -119,13 +123,7 @@ export function openRun(kernel: Kernel, runId: string, timeoutMs?: number): Prom
 }
 
 /** One answer to many runs; the kernel reports each run's outcome in its `bulk` trait. */
-export function answerRuns(
-  kernel: Kernel,
-  answer: "approve" | "decline" | "respond",
-  runIds: string[],
-  text: string | null,
-  timeoutMs?: number,
-): Promise<Outcome> {
+export function answerRuns(kernel: Kernel, answer: BulkAnswer, runIds: string[], text: string | null, timeoutMs?: number): Promise<Outcome> {
   return kernel.request({ type: "bulk", answer, runs: runIds, text }, timeoutMs);
 }
 

@@ -10,23 +10,29 @@
  */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
-import type { Json, Model, Response, ResponseError } from "../types";
+import type { InboxRequest, Reply, ViewRequest } from "../generated/protocol";
+import type { Json, Model, ResponseError } from "../types";
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 
 export type Outcome = { ok: true; value?: Json } | { ok: false; error: ResponseError };
 
+type WithoutId<R> = R extends unknown ? Omit<R, "requestId"> : never;
+
+/** A request as a view makes it, before the line gives it its `requestId`. */
+export type Outgoing = WithoutId<ViewRequest | InboxRequest>;
+
 /** One view's line to the kernel: a request sent through the view's model, answered
  * through its widget's table. */
 export interface Kernel {
-  request(content: Record<string, Json>, timeoutMs?: number): Promise<Outcome>;
+  request(content: Outgoing, timeoutMs?: number): Promise<Outcome>;
 }
 
 export interface Requests {
   /** The line for a view that shows the widget through `model`. */
   kernel(model: Model): Kernel;
   /** Settles the request the kernel's `response` answers; a foreign id changes nothing. */
-  dispatch(message: Response): void;
+  dispatch(message: Reply): void;
   /** How many requests wait on the kernel. */
   size(): number;
   /** Settles every waiting request with an error and stops its timer: the widget is gone. */
@@ -41,7 +47,7 @@ export function createRequests(): Requests {
   const waiting = new Map<string, (outcome: Outcome) => void>();
   let counter = 0;
 
-  const send = (model: Model, content: Record<string, Json>, timeoutMs: number): Promise<Outcome> => {
+  const send = (model: Model, content: Outgoing, timeoutMs: number): Promise<Outcome> => {
     counter += 1;
     const requestId = `pp-${counter}-${randomPart()}`;
     return new Promise<Outcome>((resolve) => {
@@ -71,7 +77,7 @@ export function createRequests(): Requests {
   return {
     kernel: (model) => ({ request: (content, timeoutMs = REQUEST_TIMEOUT_MS) => send(model, content, timeoutMs) }),
     dispatch(message) {
-      const settle = waiting.get(message.requestId);
+      const settle = message.requestId === null ? undefined : waiting.get(message.requestId);
       if (!settle) return;
       if (message.ok) settle(message.value === undefined ? { ok: true } : { ok: true, value: message.value });
       else settle({ ok: false, error: message.error ?? { name: "Error", message: "The kernel refused the answer." } });
