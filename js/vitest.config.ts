@@ -6,5 +6,9 @@ export default defineConfig({
   test: {
     environment: "jsdom",
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/setup.ts"],
+    // A guard against a hang, not a time budget: a loaded machine runs the long tests
+    // (a view of every surface, thousands of items) many times slower.
+    testTimeout: 60_000,
   },
 });

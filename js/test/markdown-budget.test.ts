@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_CHARS, markdown, markdownNow, parseWithin, TASK_MS, TEXT_MS, whenFormatted } from "../src/lib/markdown";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { MAX_CHARS, markdown, markdownNow, parseWithin, TASK_MS, TEXT_MS, useMarkdownClock, whenFormatted } from "../src/lib/markdown";
 import { FakeModel, mount } from "./helpers";
 
 /** The bound the view promises: any text is formatted or falls back to plain text within it.
@@ -73,6 +73,11 @@ function timed<T>(work: () => T): [T, number] {
   const used = process.cpuUsage(cpu);
   return [result, Math.min(performance.now() - wall, (used.user + used.system) / 1000)];
 }
+
+// These tests are of the time bounds: the page's own clock (test/setup.ts stops it for the
+// others).
+beforeAll(() => useMarkdownClock());
+afterAll(() => useMarkdownClock(() => 0));
 
 afterEach(() => {
   vi.restoreAllMocks();

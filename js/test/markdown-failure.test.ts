@@ -16,6 +16,8 @@ vi.mock("marked", async (original) => {
 
 describe("a parser failure", () => {
   it("shows the text as plain text", async () => {
+    // test/setup.ts loaded the module with the real parser: load it again with this one.
+    vi.resetModules();
     const { markdown } = await import("../src/lib/markdown");
     expect(markdown("**fine** text")).toEqual({ plain: "failed" });
   });
