@@ -178,8 +178,8 @@ async def test_an_answer_sent_while_the_runs_worker_is_dead_is_committed_by_anot
     store.close()
 
 
-RUNS = 10
-KILLS = 10
+RUNS = 20
+KILLS = 30
 
 
 async def test_workers_killed_again_and_again_leave_every_run_whole(
@@ -230,7 +230,11 @@ async def test_workers_killed_again_and_again_leave_every_run_whole(
     for seen in attempts(tmp_path):
         by_call[(seen["run"], seen["call"])].append(seen["attempt"])
     assert len(by_call) == RUNS * agents.STEPS
-    assert all(seen == list(range(1, len(seen) + 1)) for seen in by_call.values()), by_call
+    # Each attempt of a call is a new one, numbered up. A number may be missing: a worker
+    # killed after it committed the call running as attempt n, before the action's first
+    # line, leaves n unlogged (the action never ran as n).
+    climbing = {k: v for k, v in by_call.items() if v != sorted(set(v)) or v[0] < 1}
+    assert not climbing, climbing
     assert any(len(seen) > 1 for seen in by_call.values())  # a kill cut an action short
     assert len(store.runs()) == RUNS
     for agent, run in runs:
@@ -241,6 +245,6 @@ async def test_workers_killed_again_and_again_leave_every_run_whole(
         assert [r.status for r in steps] == ["succeeded"] * agents.STEPS  # type: ignore[union-attr]
         for record in steps:
             tried = by_call[(run.id, record.id)]  # type: ignore[union-attr]
-            assert record.attempts == len(tried)  # type: ignore[union-attr]
+            assert record.attempts == tried[-1]  # type: ignore[union-attr]
             assert record.result == f"step {record.input['n']} done on attempt {tried[-1]}"  # type: ignore[union-attr]
     store.close()
