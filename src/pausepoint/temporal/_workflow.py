@@ -15,6 +15,7 @@ from temporalio.common import RetryPolicy, SearchAttributeKey
 from temporalio.exceptions import ActivityError, ApplicationError
 
 with workflow.unsafe.imports_passed_through():
+    from ..errors import UsageError
     from ._shared import Answer, AnswerOutcome, RunInput, Stretch, StretchOutcome
 
 __all__ = ["ANSWER", "RETRY", "STATUS", "RunWorkflow"]
@@ -140,6 +141,6 @@ class RunWorkflow:
     @answer.validator
     def _check(self, answer: Answer) -> None:
         if not isinstance(answer.interrupt_id, str) or not answer.interrupt_id:
-            raise ValueError("An answer names the interrupt it answers (interrupt_id).")
+            raise UsageError("An answer names the interrupt it answers (interrupt_id).")
         if answer.kind not in ("resume", "reject", "respond"):
-            raise ValueError(f"An answer is resume, reject or respond, not {answer.kind!r}.")
+            raise UsageError(f"An answer is resume, reject or respond, not {answer.kind!r}.")

@@ -22,6 +22,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, model_validator
 from typing_extensions import TypeAliasType
 
+from ..errors import UsageError
+
 __all__ = [
     "BULK_LIMIT",
     "MAX_FIND_PAGE",
@@ -164,7 +166,7 @@ class Say(_Request):
     @model_validator(mode="after")
     def _not_blank(self) -> Say:
         if self.text is not None and not self.text.strip():
-            raise ValueError("text: the message is empty; write something first.")
+            raise UsageError("text: the message is empty; write something first.")
         return self
 
 
@@ -209,7 +211,7 @@ class Fork(_Request):
     def _one_point(self) -> Fork:
         given = [p for p in (self.interrupt, self.call, self.turn) if p is not None]
         if len(given) != 1:
-            raise ValueError(
+            raise UsageError(
                 "A fork request needs one of interrupt: <id>, call: <tool call id> or turn: <int>."
             )
         return self
@@ -242,9 +244,9 @@ class EditItem(_Request):
     @model_validator(mode="after")
     def _one_change(self) -> EditItem:
         if ("text" in self.model_fields_set) == ("result" in self.model_fields_set):
-            raise ValueError("An edit changes one of text or result.")
+            raise UsageError("An edit changes one of text or result.")
         if "text" in self.model_fields_set and self.text is None:
-            raise ValueError("text: Input should be a valid string")
+            raise UsageError("text: Input should be a valid string")
         return self
 
 
@@ -335,7 +337,7 @@ class Bulk(_Request):
     @model_validator(mode="after")
     def _words_to_respond(self) -> Bulk:
         if self.answer == "respond" and not (self.text and self.text.strip()):
-            raise ValueError("text: Respond needs the words to send.")
+            raise UsageError("text: Respond needs the words to send.")
         return self
 
 
