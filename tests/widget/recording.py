@@ -10,9 +10,22 @@ from typing import TYPE_CHECKING, Any
 import comm
 import pytest
 from comm.base_comm import BaseComm
+from pydantic import BaseModel, TypeAdapter
+
+from pausepoint.widget import Inbox, RunView
+from pausepoint.widget.protocol import REPLIES
+from pausepoint.widget.traits import (
+    FindValue,
+    InboxTraits,
+    Item,
+    JumpValue,
+    OpenedRun,
+    RunViewTraits,
+    TriagePage,
+)
 
 if TYPE_CHECKING:
-    from pausepoint import AgentRun, Inbox
+    from pausepoint import AgentRun
     from pausepoint.agui import RemoteRun
 
 
@@ -21,6 +34,7 @@ class RecordingComm(BaseComm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.messages: list[tuple[str, dict[str, Any]]] = []
+        self.requests: dict[Any, dict[str, Any]] = {}
         self._lock = threading.Lock()
         super().__init__(*args, **kwargs)
 
@@ -58,6 +72,11 @@ class RecordingComm(BaseComm):
     # what the front end sends
 
     def browser_send(self, content: dict[str, Any]) -> None:
+        if isinstance(content, dict):
+            with self._lock:
+                key = content.get("requestId")
+                if isinstance(key, str):
+                    self.requests.setdefault(key, content)
         self.handle_msg(
             {
                 "content": {
@@ -81,7 +100,74 @@ def comms(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RecordingComm]]:
         return c
 
     monkeypatch.setattr(comm, "create_comm", create)
-    return made
+    yield made
+    for c in made:
+        assert_declared(c)
+
+
+_ITEMS: TypeAdapter[Any] = TypeAdapter(list[Item])
+_FIELDS: dict[type[BaseModel], dict[str, TypeAdapter[Any]]] = {
+    model: {name: TypeAdapter(f.annotation) for name, f in model.model_fields.items()}
+    for model in (RunViewTraits, InboxTraits)
+}
+
+
+def _own_traits(widget: type[Any]) -> frozenset[str]:
+    return frozenset(widget.class_own_traits(sync=True))
+
+
+_OWN: dict[type[BaseModel], frozenset[str]] = {
+    RunViewTraits: _own_traits(RunView),
+    InboxTraits: _own_traits(Inbox),
+}
+
+
+def assert_declared(comm: RecordingComm) -> None:
+    """Every trait and message `comm` carried is what `pausepoint.widget.traits` and
+    `protocol` declare: each synced trait of the view's model, each item sent after the
+    opening state, each reply."""
+    with comm._lock:
+        messages = list(comm.messages)
+    opened = next((d["state"] for t, d in messages if t == "comm_open"), {})
+    if opened.get("view") == "inbox":
+        model: type[BaseModel] = InboxTraits
+    elif "run_id" in opened:
+        model = RunViewTraits
+    else:
+        return  # the shared front end's own model, or no widget
+    fields = _FIELDS[model]
+    for t, data in messages:
+        if t == "comm_open" or data.get("method") == "update":
+            for key, value in data["state"].items():
+                if key.startswith("_") or key not in _OWN[model]:
+                    continue  # ipywidgets' and anywidget's own traits
+                assert key in fields, f"{model.__name__} does not declare the trait {key!r}"
+                fields[key].validate_python(value)
+        elif data.get("method") == "custom":
+            content = data["content"]
+            if content.get("type") == "items":
+                _ITEMS.validate_python(content["items"])
+            elif content.get("type") == "response":
+                REPLIES.validate_python(content)
+                asked = comm.requests.get(content.get("requestId"), {})
+                value = _VALUES.get(_value_kind(asked))
+                if content.get("ok") and value is not None:
+                    value.validate_python(content["value"])
+
+
+_VALUES: dict[str, TypeAdapter[Any]] = {
+    "find": TypeAdapter(FindValue),
+    "jump": TypeAdapter(JumpValue),
+    "list": TypeAdapter(TriagePage),
+    "open": TypeAdapter(OpenedRun),
+}
+
+
+def _value_kind(request: dict[str, Any]) -> str | None:
+    kind = request.get("type")
+    if kind == "find" and request.get("jump") is not None:
+        return "jump"
+    return kind if isinstance(kind, str) else None
 
 
 def recording_of(run: AgentRun | RemoteRun) -> RecordingComm:

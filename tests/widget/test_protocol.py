@@ -1,7 +1,7 @@
-"""The protocol between kernel and page, declared once in `pausepoint.widget.protocol`: the
-page's generated types match the models, every request type the page sends survives the
-models, a request missing a required field is refused with its path, and every reply the
-kernel builds fits the reply model."""
+"""The protocol between kernel and page, declared once in `pausepoint.widget.protocol` and
+`traits`: the page's generated types match the models, every synced trait is declared,
+every request type the page sends survives the models, a request missing a required field
+is refused with its path, and every reply the kernel builds fits the reply model."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import pytest
 from pydantic import TypeAdapter
 from tests.widget.recording import RecordingComm
 
+from pausepoint import ActionInterrupt, Agent, ScriptedModel, action, call
 from pausepoint.errors import InvalidResolutionError, ResolutionProblem
 from pausepoint.store import RunStore
-from pausepoint.widget import Inbox
+from pausepoint.widget import Inbox, RunView
 from pausepoint.widget._requests import RequestPath, Served
 from pausepoint.widget._responses import failure, failure_of, success
 from pausepoint.widget._typescript import (
@@ -32,6 +33,7 @@ from pausepoint.widget.protocol import (
     ViewRequest,
     request_types,
 )
+from pausepoint.widget.traits import InboxTraits, RunViewTraits
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERATED = ROOT / "js" / "src" / "generated" / "protocol.ts"
@@ -257,3 +259,42 @@ def test_the_generator_writes_unions_arrays_and_odd_keys_as_typescript() -> None
 def test_the_generator_refuses_a_schema_it_does_not_understand(schema: dict[str, Any]) -> None:
     with pytest.raises(UnsupportedSchema):
         typescript_of_schema({"Odd": {"type": "object", "properties": {"x": schema}}}, source="x")
+
+
+@pytest.mark.parametrize(
+    ("widget", "traits"),
+    [(RunView, RunViewTraits), (Inbox, InboxTraits)],
+    ids=["run view", "inbox"],
+)
+def test_every_synced_trait_of_a_view_is_declared_in_the_traits_models(
+    widget: type[Any], traits: type[Any]
+) -> None:
+    # What the kernel syncs and what the page's types say are the same set of names: a
+    # trait added to one side only fails here. (The recording comm of every widget test
+    # checks each value sent against these models.)
+    synced = {name for name in widget.class_own_traits(sync=True) if not name.startswith("_")}
+    assert synced == set(traits.model_fields)
+
+
+async def test_a_card_is_offered_under_the_reason_its_wire_interrupt_carries() -> None:
+    # The card's aguiReason and the AG-UI interrupt's reason come from one table: an
+    # approval and a question, paused in one turn.
+    @action(needs_approval=True)
+    async def refund(amount: int) -> str:
+        return "refunded"
+
+    @action
+    async def ask_city() -> str:
+        raise ActionInterrupt("Which city?")
+
+    agent = Agent(
+        model=ScriptedModel([[call("refund", amount=5), call("ask_city")], "ok"]),
+        actions=[refund, ask_city],
+    )
+    run = agent.new_run("go")
+    await run.run()
+    wire = {i["id"]: i["reason"] for i in run.agui_interrupts()}
+    cards = {c["id"]: (c["kind"], c["aguiReason"]) for c in run.view.pending}
+    assert sorted(kind for kind, _ in cards.values()) == ["generic", "tool-approval"]
+    assert {card: reason for card, (_, reason) in cards.items()} == wire
+    assert sorted(wire.values()) == ["input_required", "tool_call"]

@@ -1,7 +1,18 @@
-// Generated from src/pausepoint/widget/protocol.py by `make protocol`; do not edit.
+// Generated from src/pausepoint/widget/protocol.py and traits.py by `make protocol`; do not edit.
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export type Answerer = "code" | "view" | "inbox" | "policy" | "agui";
+
+export interface AssistantItem {
+  type: "assistant";
+  text: string | Preview;
+  tool_calls?: ToolCallRequest[];
+  call?: ModelCall | null;
+  /** Set when Retry set this turn aside: kept for people to read, never sent to the model again. */
+  set_aside?: SetAside | null;
+}
 
 /** This run and its fork `fork` (a run id) from the fork point on. */
 export interface Branches {
@@ -21,11 +32,35 @@ export interface Bulk {
 
 export type BulkAnswer = "approve" | "decline" | "respond";
 
+/** One run's outcome in a bulk answer. */
+export interface BulkOutcome {
+  runId: string;
+  outcome: "answered" | "not-waiting" | "read-only" | "gone" | "refused";
+  message: string;
+  code?: ErrorCode | null;
+}
+
+/** The latest bulk answer asked from the view, as it goes (the `bulk` trait). */
+export interface BulkProgress {
+  id?: string | null;
+  answer?: BulkAnswer | null;
+  total?: number | null;
+  outcomes?: BulkOutcome[] | null;
+}
+
 /** Stop the run; answered once it has stopped. */
 export interface Cancel {
   requestId: string;
   type: "cancel";
 }
+
+export interface Cancellation {
+  by: string;
+  reason: string | null;
+  at: string;
+}
+
+export type CardKind = "tool-approval" | "generic" | "breakpoint" | "unbound";
 
 /** Go on from a stepping run's pause before a model request. */
 export interface Debug {
@@ -62,6 +97,11 @@ export type ErrorCode =
   | "cancelled"
   | "internal";
 
+export interface ErrorInfo {
+  name: string;
+  message: string | Preview;
+}
+
 /** A refused request. A message without a usable `requestId` gets `requestId: null`. */
 export interface Failure {
   type: "response";
@@ -92,6 +132,17 @@ export interface FindRequest {
 
 export type FindStatus = "waiting" | "failed" | "cancelled" | "edited" | "answered";
 
+/** The answer to a find: how many steps fit, and one page of them from `from`. */
+export interface FindValue {
+  total: number;
+  /** Tool calls in the run. */
+  calls: number;
+  from: number;
+  items: FoundItem[];
+  /** How long the kernel took (ms). */
+  ms: number;
+}
+
 /**
  * The page keeps the transcript from the `items` messages: the end of a cell need not send the
  * whole `items` trait again.
@@ -114,6 +165,31 @@ export interface Fork {
   open?: boolean;
 }
 
+/** A fork as the view lists it (the kernel keeps the list current as the fork moves). */
+export interface ForkInfo {
+  runId: string;
+  /** What made it: "declined at refund", "edited cents at refund", "asked again at turn 3". */
+  name?: string | null;
+  /** How to reach it in the notebook: `finished.forks[0]`, by the variable holding it. */
+  code?: string | null;
+  interruptId: string | null;
+  toolCallId?: string | null;
+  turn?: number | null;
+  status: string;
+  items?: number | null;
+  /** Shown in place below this view (`fork_view`). */
+  open?: boolean | null;
+}
+
+/** One step the kernel found, as the view draws it. */
+export interface FoundItem {
+  /** Its index in `items`. */
+  position: number;
+  /** Its call number, for a tool call. */
+  call: number | null;
+  item: Item;
+}
+
 /** Hide a run from the list, saying who did (`by`). */
 export interface Ignore {
   requestId: string;
@@ -122,11 +198,61 @@ export interface Ignore {
   by?: string | null;
 }
 
+/** One run of the store that waits on a person. */
+export interface InboxEntry {
+  runId: string;
+  agent: string | null;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Why this kernel cannot answer the run's cards (its agent is unknown here), or null. */
+  reason: string | null;
+  /** The run's stored rows could not be read; `reason` names what is wrong. */
+  damaged?: boolean | null;
+  cards: PendingCard[];
+}
+
 export type InboxRequest = Resume | Reject | Value | Refresh | Show | ListRuns | OpenRun | Bulk | Ignore | Unignore;
+
+/** The synced traits of the inbox (`Inbox`). */
+export interface InboxTraits {
+  view: "inbox";
+  entries: InboxEntry[];
+  /** How many runs wait; `entries` holds the newest of them. */
+  total: number;
+  refreshed_at: string;
+  /** Moves on each reading of the store: the list asks for its shown page again. */
+  revision: number;
+  bulk: BulkProgress;
+}
+
+export interface InterruptEntry {
+  id: string;
+  kind: string;
+  message: string;
+  data: Json;
+  state: Json;
+  response_schema: { [key: string]: Json } | Preview | null;
+  created_at: string | null;
+  expires_at: string | null;
+  resolution: Resolution | null;
+  agui_run_id?: string | null;
+}
+
+export type Item = UserItem | AssistantItem | ToolItem;
 
 /** A tool call by its number, 1 for the first. */
 export interface JumpCall {
   call: number;
+}
+
+/** The answer to a jump: the page around `target` (null: no such step). */
+export interface JumpValue {
+  target: number | null;
+  call: number | null;
+  calls: number;
+  items: FoundItem[];
+  ms: number;
 }
 
 /** What the triage list keeps (the store checks the values). */
@@ -148,6 +274,14 @@ export interface ListRuns {
   limit?: number;
 }
 
+export interface ModelCall {
+  model: string;
+  started_at: string;
+  ended_at: string;
+  usage: { [key: string]: number } | null;
+  finish_reason: string | null;
+}
+
 /** What the model was sent for assistant turn `turn` (0 for the first). */
 export interface ModelRequest {
   requestId: string;
@@ -160,6 +294,81 @@ export interface OpenRun {
   requestId: string;
   type: "open";
   run: string;
+}
+
+/**
+ * A run opened from the list (the `open` request's value): its entry with cards, and its thread.
+ */
+export interface OpenedRun {
+  runId: string;
+  agent: string | null;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Why this kernel cannot answer the run's cards (its agent is unknown here), or null. */
+  reason: string | null;
+  /** The run's stored rows could not be read; `reason` names what is wrong. */
+  damaged?: boolean | null;
+  cards: PendingCard[];
+  thread: Thread;
+  /** The run's status when it was read (its summary's). */
+  status?: string | null;
+}
+
+/** One pause a view shows, answerable there (`canResolve`) or not. */
+export interface PendingCard {
+  id: string;
+  /**
+   * Unique among a view's cards; another producer's card may reuse an interrupt id of this run's,
+   * so cards are told apart by key and answered by id.
+   */
+  key?: string | null;
+  /** The run the card belongs to, where a view lists several runs (the inbox). */
+  runId?: string | null;
+  kind: CardKind;
+  canResolve: boolean;
+  message: string;
+  /**
+   * The reason AG-UI clients are offered this pause under; null for a pause they are not offered (a
+   * breakpoint, another producer's).
+   */
+  aguiReason?: ("tool_call" | "input_required") | null;
+  /** Why this card cannot be answered here, for people (set when `canResolve` is false). */
+  readOnlyReason?: string | null;
+  /**
+   * The producer whose pause this card was read from by its shape, for a pause without pausepoint's
+   * binding: "Read from ...'s pause".
+   */
+  readFrom?: string | null;
+  /** What that producer takes, of "approve", "edit", "respond" and "reject"; null: all. */
+  decisions?: string[] | null;
+  data: Json;
+  toolCallId: string | null;
+  toolName: string | null;
+  args: { [key: string]: Json } | Preview | null;
+  inputSchema: { [key: string]: Json } | Preview | null;
+  responseSchema: { [key: string]: Json } | Preview | null;
+  createdAt: string;
+  expiresAt: string | null;
+  /** An approval's arguments as the action will receive them, when they fit its input. */
+  validatedArgs?: { [key: string]: Json } | null;
+  /** Why an approval's arguments do not fit the action's input. */
+  argsProblems?: Problem[] | null;
+}
+
+/** A long value the kernel did not send whole. */
+export interface Preview {
+  "pausepoint:preview": PreviewInfo;
+}
+
+/**
+ * The head of a long value, its size in bytes, and the `ref` a `value` request answers with the
+ * whole of it.
+ */
+export interface PreviewInfo {
+  text: string;
+  bytes: number;
+  ref: string;
 }
 
 /** Why part of an answer does not fit: a JSON path into it (`$.editedArgs.amount`). */
@@ -196,6 +405,15 @@ export interface ReplyError {
   problems?: Problem[];
 }
 
+/** How a pause was answered: resumed with `data`, or rejected with `error`. */
+export interface Resolution {
+  type: "resume" | "reject";
+  by?: Answerer | null;
+  data?: Json;
+  error?: ErrorInfo | null;
+  at?: string | null;
+}
+
 /**
  * Approve or submit: `data` is the answer (`true`, `{approved, editedArgs}`, words or JSON fitting
  * the pause's response schema; absent is `null`). In an inbox, `run` names the run when a run and
@@ -215,6 +433,31 @@ export interface Retry {
   type: "retry";
 }
 
+export type RunStatus = "idle" | "running" | "interrupted" | "paused" | "completed" | "failed" | "cancelled";
+
+/** The synced traits of a run view (`RunView`). */
+export interface RunViewTraits {
+  run_id: string;
+  meta: { [key: string]: Json };
+  status: RunStatus;
+  error: ErrorInfo | null;
+  started_at: number | null;
+  items: Item[];
+  pending: PendingCard[];
+  forks: ForkInfo[];
+  /** The view of the fork shown in place below this one (`IPY_MODEL_<id>`), or null. */
+  fork_view: string | null;
+  /**
+   * Positions of the items a person can edit now: a fork made at a model turn, before it asks the
+   * model again (`AgentRun.editable_items`).
+   */
+  editable: number[];
+  /** Positions of the items a person edited in this fork (`ForkOrigin.edited`). */
+  edited: number[];
+  /** For a stored run, the line that rebuilds it after a restart; empty otherwise. */
+  load_line: string;
+}
+
 /**
  * The message box: the next user message of a run that waits on nobody, or `null` to go on after a
  * stop or a failure (Continue).
@@ -223,6 +466,11 @@ export interface Say {
   requestId: string;
   type: "say";
   text?: string | null;
+}
+
+export interface SetAside {
+  at: string;
+  by: string | null;
 }
 
 /** Show the newest `count` waiting runs. */
@@ -247,11 +495,80 @@ export interface Success {
   value?: Json;
 }
 
+/** The last lines of a run's conversation, and how many earlier ones are left out. */
+export interface Thread {
+  items: ThreadLine[];
+  earlier: number;
+}
+
+export interface ThreadLine {
+  role: string;
+  text: string;
+}
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  input: Json;
+}
+
+export interface ToolItem {
+  type: "tool";
+  id: string;
+  name: string;
+  input: Json;
+  status: ToolStatus;
+  result?: Json;
+  error?: ErrorInfo | null;
+  interrupts?: InterruptEntry[];
+  attempts?: number;
+  cancellation?: Cancellation | null;
+  started_at?: string | null;
+  ended_at?: string | null;
+}
+
+export type ToolStatus = "pending" | "running" | "interrupted" | "succeeded" | "failed" | "rejected" | "responded" | "cancelled";
+
+/** One page of the triage list (the `list` request's value). */
+export interface TriagePage {
+  rows: TriageRow[];
+  total: number;
+  offset: number;
+  agents: [string, number][];
+  kinds: [string, number][];
+  keys: string[];
+}
+
+/** One waiting run as a row of the inbox's triage list. */
+export interface TriageRow {
+  runId: string;
+  title: string;
+  agent: string | null;
+  status: "waiting" | "failed" | "stopped";
+  kind: string | null;
+  tool: string | null;
+  message: string | null;
+  pauses: number;
+  /** The key arguments of the call that pauses (numbers, booleans, cut texts). */
+  arguments: { [key: string]: Json };
+  since: string;
+  ignoredBy: string | null;
+  ignoredAt: string | null;
+  damaged: string | null;
+  /** This kernel has the run's agent: its cards can be answered here. */
+  answerable: boolean;
+}
+
 /** List a hidden run again. */
 export interface Unignore {
   requestId: string;
   type: "unignore";
   run: string;
+}
+
+export interface UserItem {
+  type: "user";
+  text: string | Preview;
 }
 
 /** The whole value behind a preview's reference (what "Show all" shows). */

@@ -29,7 +29,9 @@ from pausepoint.interrupts._binding import (
 from pausepoint.interrupts._canonical import canonical_json, digest
 from pausepoint.interrupts._fingerprint import fingerprint
 from pausepoint.interrupts._kinds import (
+    AGUI_REASONS,
     PAYLOAD_METADATA_KEY,
+    AguiReason,
     ClassifiedInterrupt,
     InterruptKindName,
     classify,
@@ -42,9 +44,11 @@ from pausepoint.interrupts._schemas import (
 )
 
 __all__ = [
+    "AGUI_REASONS",
     "BINDING_METADATA_KEY",
     "BINDING_VERSION",
     "PAYLOAD_METADATA_KEY",
+    "AguiReason",
     "ClassifiedInterrupt",
     "ClientToolExecutionBinding",
     "GenericBinding",

@@ -24,7 +24,9 @@ from pausepoint.interrupts._schemas import (
 from pausepoint.transcript import InterruptEntry, ToolCall
 
 __all__ = [
+    "AGUI_REASONS",
     "PAYLOAD_METADATA_KEY",
+    "AguiReason",
     "ClassifiedInterrupt",
     "InterruptKindName",
     "classify",
@@ -33,6 +35,11 @@ __all__ = [
 
 PAYLOAD_METADATA_KEY = "tanstack:interruptPayload"
 """Where an interrupt's display payload (our entry's `data`) travels in `metadata`."""
+
+AguiReason = Literal["tool_call", "input_required"]
+AGUI_REASONS: dict[str, AguiReason] = {"tool-approval": "tool_call", "generic": "input_required"}
+"""The AG-UI `reason` a pause of each kind is offered to clients under (a breakpoint is
+not offered: it has a reason of pausepoint's own and no binding)."""
 
 InterruptKindName = Literal["tool-approval", "generic", "client-tool-execution", "unbound"]
 
@@ -78,7 +85,7 @@ def to_agui(
         # breakpoint's "edit arguments") replace the model's.
         args = record.effective_input
         descriptor |= {
-            "reason": "tool_call",
+            "reason": AGUI_REASONS["tool-approval"],
             "responseSchema": response_schema,
             "metadata": {"kind": "approval", "toolName": record.name, "input": args},
         }
@@ -92,7 +99,7 @@ def to_agui(
             "responseSchemaHash": schema_hash(response_schema),
         }
     else:
-        descriptor |= {"reason": "input_required", "metadata": {}}
+        descriptor |= {"reason": AGUI_REASONS["generic"], "metadata": {}}
         binding = common | {"kind": "generic"}
         if entry.response_schema is not None:
             descriptor["responseSchema"] = entry.response_schema

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ValidationError
 
 from .._json import json_path
 from ..actions import Action
-from ..interrupts import PAYLOAD_METADATA_KEY, ClassifiedInterrupt
+from ..interrupts import AGUI_REASONS, PAYLOAD_METADATA_KEY, AguiReason, ClassifiedInterrupt
 from ..run import PendingInterrupt
 from ..store import PendingSummary
 
@@ -39,9 +39,6 @@ def validated_arguments(action: Action | None, args: Any) -> dict[str, Any]:
         # A value without a JSON form (e.g. an arbitrary object): the raw input is all
         # there is to show.
         return {}
-
-
-AguiReason = Literal["confirmation", "input_required"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +85,6 @@ class Card:
         producer takes)."""
         entry, record = pending.interrupt, pending.tool_call
         approval = entry.kind == "tool-approval"
-        reasons: dict[str, AguiReason] = {
-            "tool-approval": "confirmation",
-            "generic": "input_required",
-        }
         edits = approval or entry.kind == "breakpoint"
         return cls(
             id=entry.id,
@@ -99,7 +92,7 @@ class Card:
             kind=entry.kind,
             message=entry.message,
             can_resolve=True,
-            agui_reason=reasons.get(entry.kind),
+            agui_reason=AGUI_REASONS.get(entry.kind),
             data=entry.data,
             tool_call_id=record.id,
             tool_name=record.name,

@@ -8,8 +8,9 @@ part of JSON Schema those models use: `$ref` into `$defs`, `type` (one or severa
 `items` and `prefixItems`; an empty schema (`JsonValue`) is `Json`. Anything else is
 refused rather than guessed at, so a new kind of field fails here and not in the page.
 
-`python -m pausepoint.widget._typescript` prints the page's types of the protocol
-(`protocol.EXPORTED`); `make protocol` writes them to js/src/generated/protocol.ts.
+`python -m pausepoint.widget._typescript` prints the page's types of the protocol and of
+the traits (`protocol.EXPORTED`, `traits.EXPORTED`); `make protocol` writes them to
+js/src/generated/protocol.ts.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ __all__ = [
     "typescript_of_schema",
 ]
 
-PROTOCOL_SOURCE = "src/pausepoint/widget/protocol.py"
+PROTOCOL_SOURCE = "src/pausepoint/widget/protocol.py and traits.py"
 
 _WIDTH = 160  # js/biome.json's lineWidth: the output is what `biome format` leaves alone
 _PROSE = 100  # comments wrap sooner, to be read
@@ -251,9 +252,9 @@ def _object(schema: Mapping[str, Any]) -> str:
 
 def protocol_typescript() -> str:
     """The page's types of the kernel's protocol (js/src/generated/protocol.ts)."""
-    from .protocol import EXPORTED
+    from . import protocol, traits
 
-    return typescript_of(EXPORTED, source=PROTOCOL_SOURCE)
+    return typescript_of(protocol.EXPORTED + traits.EXPORTED, source=PROTOCOL_SOURCE)
 
 
 if __name__ == "__main__":
