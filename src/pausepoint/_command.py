@@ -1,19 +1,31 @@
-"""What the commands share (``python -m pausepoint.agui``, ``python -m pausepoint.worker``):
-finding the agent a command line names, and opening the store its ``--store`` URL names.
-Each fails with a `CommandError` whose sentence names the fix, before anything starts.
+"""What the commands share (``python -m pausepoint.agui``, ``python -m pausepoint.worker``,
+``python -m pausepoint.temporal.worker``): finding the agents a command line names, opening
+the store its ``--store`` URL names, and a worker's way of stopping on a signal. Each fails
+with a `CommandError` whose sentence names the fix, before anything starts.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib
 import os
+import signal
 import sys
+from collections.abc import Callable, Sequence
 
 from .errors import PausepointError
 from .run import Agent
 from .store import PostgresStore, RunStore, SQLiteStore
 
-__all__ = ["CommandError", "load_agent", "open_store"]
+__all__ = [
+    "CommandError",
+    "load_agent",
+    "on_stop_signals",
+    "open_store",
+    "served_agents",
+    "stopping_early",
+]
 
 
 class CommandError(Exception):
@@ -72,3 +84,52 @@ def open_store(url: str) -> RunStore:
         raise
     except Exception as exc:  # the driver's own error: a server down, a folder missing
         raise CommandError(f"The store {url} cannot be opened: {exc}") from exc
+
+
+def served_agents(agents: Sequence[Agent], why: str = "") -> Agent | dict[str, Agent]:
+    """One agent as it is; several by their names, which must be distinct (`why`: what the
+    names are for, said when they are not)."""
+    if len(agents) == 1:
+        return agents[0]
+    names = [agent.name for agent in agents]
+    if None in names or len(set(names)) != len(names):
+        raise CommandError(
+            f"Several agents are told apart by their names{why}: give each a distinct "
+            f"Agent(name=...); these have {names}."
+        )
+    return {agent.name: agent for agent in agents if agent.name is not None}
+
+
+def stopping_early(body: Callable[[list[int]], int]) -> int:
+    """`body(early)` with a SIGTERM that comes while it starts (the agent loading, the
+    store opening) noted in `early` instead of killing the process: a deployment stops
+    workers as they start, and a worker told so takes no work, says so and exits 0."""
+    early: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda number, _: early.append(number))
+    try:
+        return body(early)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def on_stop_signals(stop: Callable[[], None], stopping: str) -> Callable[[], None]:
+    """Make SIGINT and SIGTERM stop a worker on the running loop: the first prints
+    `stopping` and calls `stop()` (the work under way finishes), a second quits at once.
+    Returns what a signal calls, for a stop asked another way."""
+    loop = asyncio.get_running_loop()
+    signals = 0
+
+    def on_signal() -> None:
+        nonlocal signals
+        signals += 1
+        if signals > 1:
+            print("Quitting now; other workers take these runs over.", file=sys.stderr)
+            sys.stderr.flush()
+            os._exit(1)
+        print(f"{stopping} (signal again to quit now).", file=sys.stderr, flush=True)
+        stop()
+
+    for number in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C cancels instead
+            loop.add_signal_handler(number, on_signal)
+    return on_signal

@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
-import os
-import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ._command import CommandError, load_agent, open_store
+from ._command import (
+    CommandError,
+    load_agent,
+    on_stop_signals,
+    open_store,
+    served_agents,
+    stopping_early,
+)
 from .errors import PausepointError
 from .run import Agent, Worker, WorkerTally
 from .store import RunStore
@@ -84,14 +88,7 @@ def parse(argv: Sequence[str] | None = None) -> Options:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # A SIGTERM while the agent loads and the store opens stops the worker as one later
-    # does: it claims nothing, says so and exits 0 (a deployment stops workers as they start).
-    early: list[int] = []
-    previous = signal.signal(signal.SIGTERM, lambda number, _: early.append(number))
-    try:
-        return _main(argv, early)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    return stopping_early(lambda early: _main(argv, early))
 
 
 def _main(argv: Sequence[str] | None, early: list[int]) -> int:
@@ -122,15 +119,7 @@ def _main(argv: Sequence[str] | None, early: list[int]) -> int:
 def _build(options: Options) -> Worker:
     agents = [load_agent(spec) for spec in options.agents]
     store = open_store(options.store) if options.store else _agents_store(agents)
-    served: Agent | dict[str, Agent] = agents[0]
-    if len(agents) > 1:
-        names = [agent.name for agent in agents]
-        if None in names or len(set(names)) != len(names):
-            raise CommandError(
-                "Several agents are told apart by their names: give each a distinct "
-                f"Agent(name=...); these have {names}."
-            )
-        served = {agent.name: agent for agent in agents if agent.name is not None}
+    served = served_agents(agents)
     try:
         return Worker(
             store,
@@ -157,26 +146,7 @@ def _agents_store(agents: list[Agent]) -> RunStore:
 
 
 async def _work(worker: Worker, until_idle: bool, early: list[int]) -> WorkerTally:
-    loop = asyncio.get_running_loop()
-    signals = 0
-
-    def on_signal() -> None:
-        nonlocal signals
-        signals += 1
-        if signals > 1:
-            print("Quitting now; other workers take these runs over.", file=sys.stderr)
-            sys.stderr.flush()
-            os._exit(1)
-        print(
-            "Stopping: the runs executing finish their stretch (signal again to quit now).",
-            file=sys.stderr,
-            flush=True,
-        )
-        worker.stop()
-
-    for number in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C cancels instead
-            loop.add_signal_handler(number, on_signal)
+    on_signal = on_stop_signals(worker.stop, "Stopping: the runs executing finish their stretch")
     if early:  # asked to stop while it started: nothing is claimed
         on_signal()
         return worker.tally

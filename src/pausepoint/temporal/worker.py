@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
-import os
-import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +23,14 @@ from datetime import timedelta
 
 from temporalio.client import Client
 
-from .._command import CommandError, load_agent, open_store
+from .._command import (
+    CommandError,
+    load_agent,
+    on_stop_signals,
+    open_store,
+    served_agents,
+    stopping_early,
+)
 from ..errors import PausepointError
 from ..run import Agent
 from ..store import RunStore
@@ -84,14 +88,7 @@ def parse(argv: Sequence[str] | None = None) -> Options:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # A SIGTERM while the agent loads and the store opens stops the worker as one later
-    # does: it takes no work, says so and exits 0 (a deployment stops workers as they start).
-    early: list[int] = []
-    previous = signal.signal(signal.SIGTERM, lambda number, _: early.append(number))
-    try:
-        return _main(argv, early)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    return stopping_early(lambda early: _main(argv, early))
 
 
 def _main(argv: Sequence[str] | None, early: list[int]) -> int:
@@ -133,41 +130,14 @@ def _check(options: Options) -> None:
 
 def _agents(specs: tuple[str, ...]) -> Agent | dict[str, Agent]:
     agents = [load_agent(spec) for spec in specs]
-    if len(agents) == 1:
-        return agents[0]
-    names = [agent.name for agent in agents]
-    if None in names or len(set(names)) != len(names):
-        raise CommandError(
-            "Several agents are told apart by their names (a run's workflow carries its "
-            f"agent's): give each a distinct Agent(name=...); these have {names}."
-        )
-    return {agent.name: agent for agent in agents if agent.name is not None}
+    return served_agents(agents, " (a run's workflow carries its agent's)")
 
 
 async def _work(
     options: Options, served: Agent | dict[str, Agent], store: RunStore, early: list[int]
 ) -> int:
-    loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
-    signals = 0
-
-    def on_signal() -> None:
-        nonlocal signals
-        signals += 1
-        if signals > 1:
-            print("Quitting now; other workers take these runs over.", file=sys.stderr)
-            sys.stderr.flush()
-            os._exit(1)
-        print(
-            "Stopping: the stretches executing finish (signal again to quit now).",
-            file=sys.stderr,
-            flush=True,
-        )
-        stopping.set()
-
-    for number in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl-C cancels instead
-            loop.add_signal_handler(number, on_signal)
+    on_signal = on_stop_signals(stopping.set, "Stopping: the stretches executing finish")
     served_names = ", ".join(options.agents)
     if early:  # asked to stop while it started: it takes no work
         on_signal()
