@@ -37,7 +37,7 @@ from typing import Any, get_args, get_origin
 from pydantic_core import to_jsonable_python
 
 from ..errors import MissingDependencyError, UsageError
-from ._agent_framework import _failed, _new_messages
+from ._agent_framework import _failed, _new_messages, _Refused
 from ._agent_framework import _response_schema as _approval_schema
 from ._agent_framework import _Telling as _AgentTelling
 
@@ -46,14 +46,6 @@ __all__ = ["STATE_KEY", "agent_framework_workflow_source"]
 STATE_KEY = "agentFrameworkWorkflow"
 """The key of the AG-UI state that holds the id of the checkpoint the workflow paused at."""
 _ENDED = object()
-
-
-class _Refused(Exception):
-    """An answer the framework's own AG-UI server refuses too, with its error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def agent_framework_workflow_source(workflow: Any, options: dict[str, Any]) -> Any:
