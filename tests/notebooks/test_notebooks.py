@@ -649,8 +649,8 @@ def test_temporal_schedules_a_batch_answered_from_code_and_keeps_the_transcript_
     problems = errors(nb)
     assert not problems, "\n\n".join(problems)
     assert not stderr(nb)
-    assert text(cell_with(nb, "HAS_TEMPORAL = TEMPORAL is not None")) == ""
-    assert text(cell_with(nb, "start-dev")).startswith("Temporal is serving at 127.0.0.1:")
+    assert text(cell_with(nb, "HAS_TEMPORAL = temporal_cli() is not None")) == ""
+    assert text(cell_with(nb, "DevServer.start()")).startswith("Temporal is serving at 127.0.0.1:")
     assert text(cell_with(nb, "for run in batch:\n        await runner.start(run)")) == (
         "Refund order 42: 35.00: interrupted\n"
         "Refund order 7: 12.50: interrupted\n"
@@ -663,4 +663,4 @@ def test_temporal_schedules_a_batch_answered_from_code_and_keeps_the_transcript_
     )
     held = text(cell_with(nb, "fetch_history()"))
     assert held.endswith("the model's reply in the history: False\n")
-    assert text(cell_with(nb, "server.terminate()")) == "stopped\n"
+    assert text(cell_with(nb, "server.stop()")) == "stopped\n"

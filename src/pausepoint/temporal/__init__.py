@@ -19,6 +19,7 @@ except ImportError as missing:  # pragma: no cover - depends on what is installe
 
 from ._activities import Activities
 from ._attached import TemporalRun
+from ._dev_server import DevServer, temporal_cli
 from ._runner import TemporalRunner, sandbox, temporal_worker
 from ._shared import Answer, AnswerOutcome, RunInput, StretchOutcome
 from ._workflow import RETRY, RunWorkflow
@@ -28,11 +29,13 @@ __all__ = [
     "Activities",
     "Answer",
     "AnswerOutcome",
+    "DevServer",
     "RunInput",
     "RunWorkflow",
     "StretchOutcome",
     "TemporalRun",
     "TemporalRunner",
     "sandbox",
+    "temporal_cli",
     "temporal_worker",
 ]
