@@ -232,7 +232,7 @@ export interface InterruptEntry {
   message: string;
   data: Json;
   state: Json;
-  response_schema: { [key: string]: Json } | Preview | null;
+  response_schema: { [key: string]: Json } | null;
   created_at: string | null;
   expires_at: string | null;
   resolution: Resolution | null;
@@ -345,9 +345,9 @@ export interface PendingCard {
   data: Json;
   toolCallId: string | null;
   toolName: string | null;
-  args: { [key: string]: Json } | Preview | null;
-  inputSchema: { [key: string]: Json } | Preview | null;
-  responseSchema: { [key: string]: Json } | Preview | null;
+  args: { [key: string]: Json } | null;
+  inputSchema: { [key: string]: Json } | null;
+  responseSchema: { [key: string]: Json } | null;
   createdAt: string;
   expiresAt: string | null;
   /** An approval's arguments as the action will receive them, when they fit its input. */

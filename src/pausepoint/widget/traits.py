@@ -9,7 +9,8 @@ declared: a test validates what real views send against these models, so a key a
 one side only, or a value of another shape, fails there and not in a browser.
 
 Where a value can be long, the kernel sends a `Preview` of it instead (see `_preview`):
-a text field says so (`str | Preview`); a JSON value may be one anywhere inside it.
+a text field says so (`str | Preview`); a JSON value, an object of arguments or a schema
+included, may be one, or hold one anywhere inside it (a `Preview` is JSON too).
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ class InterruptEntry(_Wire):
     message: str
     data: JsonValue
     state: JsonValue
-    response_schema: dict[str, JsonValue] | Preview | None
+    response_schema: dict[str, JsonValue] | None
     created_at: str | None
     expires_at: str | None
     resolution: Resolution | None
@@ -217,9 +218,9 @@ class PendingCard(_Wire):
     data: JsonValue
     tool_call_id: str | None = Field(alias="toolCallId")
     tool_name: str | None = Field(alias="toolName")
-    args: dict[str, JsonValue] | Preview | None
-    input_schema: dict[str, JsonValue] | Preview | None = Field(alias="inputSchema")
-    response_schema: dict[str, JsonValue] | Preview | None = Field(alias="responseSchema")
+    args: dict[str, JsonValue] | None
+    input_schema: dict[str, JsonValue] | None = Field(alias="inputSchema")
+    response_schema: dict[str, JsonValue] | None = Field(alias="responseSchema")
     created_at: str = Field(alias="createdAt")
     expires_at: str | None = Field(alias="expiresAt")
     validated_args: dict[str, JsonValue] | None = Field(None, alias="validatedArgs")
