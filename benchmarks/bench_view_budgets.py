@@ -12,7 +12,9 @@ on a quiet machine: the figures are the machine's as much as the code's.
     python benchmarks/bench_view_budgets.py  # all of them (minutes)
     python benchmarks/bench_view_budgets.py -k find
 
-The triage list's "answered elsewhere" figure needs PostgreSQL (Debian's `postgresql`).
+The markdown parser's bound per pathological text is measured by the front end's own test
+(js/test/markdown-budget.test.ts, in Node). The triage list's "answered elsewhere" figure
+needs PostgreSQL (Debian's `postgresql`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ TESTS = [
     "tests/browser/test_hostile_markdown.py::test_twenty_turns_of_nested_emphasis_make_no_long_task",
     "tests/browser/test_inbox_triage.py",
 ]
+# The front end's tests that record figures (js/test/figures.ts).
+JS_TESTS = ["test/markdown-budget.test.ts"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,11 @@ def collect(keyword: str | None) -> tuple[int, list[Figure]]:
         # CI=true: a browser test that cannot run fails here instead of skipping.
         env = {**os.environ, "PAUSEPOINT_FIGURES": str(log), "CI": "true"}
         status = subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
+        if not keyword or keyword in "markdown":
+            # The front end's own figures: the markdown parser's bound, in Node (vitest).
+            js = ["npx", "vitest", "run", *JS_TESTS]
+            ran = subprocess.run(js, cwd=ROOT / "js", env=env, check=False).returncode
+            status = status or ran
         lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
     return status, [Figure(**json.loads(line)) for line in lines]
 
