@@ -48,6 +48,8 @@ const result = await build({
   outfile,
   bundle: true,
   format: "esm",
+  jsx: "automatic",
+  jsxImportSource: "preact",
   minify: true,
   target: ["es2020"],
   legalComments: "none",

@@ -5,7 +5,7 @@ export default defineConfig({
   server: { fs: { allow: [".."] } },
   test: {
     environment: "jsdom",
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.{ts,tsx}"],
     setupFiles: ["test/setup.ts"],
     // A guard against a hang, not a time budget: a loaded machine runs the long tests
     // (a view of every surface, thousands of items) many times slower.
