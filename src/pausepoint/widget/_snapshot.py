@@ -34,7 +34,7 @@ __all__ = [
 
 TWIN_CLASS = "pausepoint-snapshot-beside-view"
 SET_ASIDE_NOTE = "Set aside: Retry asked the model again without this turn."
-"""Under a turn set aside by Retry (the view says the same, js/src/components/Transcript.ts)."""
+"""Under a turn set aside by Retry (the view says the same, js/src/components/Transcript.tsx)."""
 """The class of a snapshot shown in the output after the run's live view: the view's
 style sheet hides it once the view is drawn."""
 MAX_ITEMS = 40
