@@ -63,6 +63,19 @@ describe("previews of large values", () => {
     done();
   });
 
+  it("shows a long message as a preview of its words, fetched whole on request", async () => {
+    const items = [{ type: "user", text: marker("Dear team, ", 80_000, "item/0/text") }] as Item[];
+    const { model, view, done } = setup({ status: "completed", items });
+    const message = view.get("pp-item");
+    expect(message.textContent).not.toContain("[object Object]");
+    expect(view.get("pp-preview-text").textContent).toBe("Dear team, …");
+    click(view.get("pp-preview-show-all"));
+    expect(model.lastRequest()).toMatchObject({ type: "value", ref: "item/0/text" });
+    await model.respond({ ok: true, value: "Dear team, all of it" });
+    expect(view.get("pp-preview-text").textContent).toBe("Dear team, all of it");
+    done();
+  });
+
   it("shows a whole JSON value indented", async () => {
     const { model, view, done } = setup({ status: "completed", items: [toolWith(marker("{", 40_000, "item/0/result"))] });
     openTool(view);

@@ -90,6 +90,8 @@ export function cardHasHidden(card: PendingCard): boolean {
 /** Whether anything a tool call shows (name, input, result, error, interrupts) has hidden characters. */
 export function callHasHidden(call: ToolItem): boolean {
   if (hasHidden(call.name ?? "") || jsonHasHidden(call.input ?? null) || jsonHasHidden(call.result ?? null)) return true;
-  if (call.error && (hasHidden(call.error.name ?? "") || hasHidden(call.error.message ?? ""))) return true;
+  const message = call.error?.message ?? "";
+  const shown = typeof message === "string" ? message : message["pausepoint:preview"].text;
+  if (call.error && (hasHidden(call.error.name ?? "") || hasHidden(shown))) return true;
   return (call.interrupts ?? []).some((entry) => hasHidden(entry.message ?? "") || jsonHasHidden(entry.data ?? null));
 }

@@ -14,6 +14,7 @@ import { ItemEditor } from "./ItemEditor";
 import { Markdown } from "./Markdown";
 import { MessageBox } from "./MessageBox";
 import { PinnedStrip, usePinnedRows, usePins } from "./Pins";
+import { Preview, previewOf } from "./Preview";
 import { HiddenWarning } from "./Revealed";
 import { ToolCall } from "./ToolCall";
 import { When } from "./When";
@@ -78,8 +79,12 @@ interface MessageProps extends Editing {
   latest?: boolean;
 }
 
-function MessageRow({ item, editAt = null, edited = false, latest = false }: MessageProps) {
+function MessageRow({ item, editAt: editable = null, edited = false, latest = false }: MessageProps) {
   const [editing, setEditing] = useState(false);
+  // A long message arrives as a preview: shown as one, fetched whole on request, not edited here.
+  const preview = previewOf(item.text);
+  const text = typeof item.text === "string" ? item.text : "";
+  const editAt = preview ? null : editable;
   const who = item.type === "user" ? "You" : "Assistant";
   const stopped = item.type === "assistant" && item.call?.finish_reason === STOPPED_REASON;
   const aside = item.type === "assistant" ? (item.set_aside ?? null) : null;
@@ -87,8 +92,8 @@ function MessageRow({ item, editAt = null, edited = false, latest = false }: Mes
   return (
     <div class={classes} data-testid="pp-item" data-type={item.type} data-stopped={stopped ? "true" : null} data-set-aside={aside ? "true" : null}>
       <div class="pp-role">{who}</div>
-      {item.text && hasHidden(item.text) ? <HiddenWarning what="text" /> : null}
-      {item.text ? <Markdown text={item.text} /> : null}
+      {text && hasHidden(text) ? <HiddenWarning what="text" /> : null}
+      {preview ? <Preview preview={preview} /> : text ? <Markdown text={text} /> : null}
       {aside ? (
         <p class="pp-muted pp-set-aside-note" data-testid="pp-set-aside-note">
           {SET_ASIDE_NOTE} <When at={aside.at} />
@@ -99,7 +104,7 @@ function MessageRow({ item, editAt = null, edited = false, latest = false }: Mes
         </p>
       ) : null}
       <EditBar editAt={editAt} edited={edited} what="Message" open={editing} onOpen={() => setEditing(true)} />
-      {editing && editAt !== null ? <ItemEditor position={editAt} edited={{ kind: "text", text: item.text ?? "" }} onDone={() => setEditing(false)} /> : null}
+      {editing && editAt !== null ? <ItemEditor position={editAt} edited={{ kind: "text", text }} onDone={() => setEditing(false)} /> : null}
     </div>
   );
 }

@@ -12,7 +12,7 @@ export { type Outcome, REQUEST_TIMEOUT_MS } from "./requests";
 
 /** What an answer goes to: an interrupt id, or a card (whose `runId`, in an inbox listing
  * several runs, names the run: a fork waits on the same interrupt id as its parent). */
-export type AnswerTarget = string | { id: string; runId?: string };
+export type AnswerTarget = string | { id: string; runId?: string | null };
 
 function target(to: AnswerTarget): { interrupt: string; run?: string } {
   if (typeof to === "string") return { interrupt: to };

@@ -129,7 +129,7 @@ export function decisionOf(entry: InterruptEntry, before: JsonObject | null = nu
   if (r.type === "reject") {
     const error = r.error ?? { name: "Rejected", message: "" };
     if (error.name === "InterruptExpired") return make("expired", at, { by, reason: error });
-    const quiet = !error.message || QUIET_REASONS.has(error.message);
+    const quiet = !error.message || (typeof error.message === "string" && QUIET_REASONS.has(error.message));
     return make("declined", at, { by, reason: quiet ? null : error });
   }
   const data = r.data;
