@@ -64,8 +64,10 @@ def answer(path: str, run_id: str, log: str, start: Any) -> str:
             return repr(exc)
 
 
-def _answer_in_process(path: str, run_id: str, log: str, start: Any, results: Any) -> None:
-    results.put(answer(path, run_id, log, start))
+def _answer_rounds_in_process(rounds: list[tuple[str, str, str]], start: Any, results: Any) -> None:
+    """One racer: answer each round's run as soon as the other racer is ready too."""
+    for number, (path, run_id, log) in enumerate(rounds):
+        results.put((number, answer(path, run_id, log, start)))
 
 
 def _answer_in_thread(path: str, run_id: str, log: str, start: Any, results: list[str]) -> None:
@@ -80,23 +82,27 @@ def test_two_processes_answering_one_interrupt_one_wins_and_the_other_is_told_so
     tmp_path: Path,
 ) -> None:
     context = multiprocessing.get_context("forkserver")  # no threads of the test process copied
+    rounds = []
     for round in range(ROUNDS):
         path, log = tmp_path / f"runs-{round}.db", str(tmp_path / f"actions-{round}.log")
-        run_id = paused_run(path, log)
-        start, results = context.Barrier(2), context.Queue()
-        workers = [
-            context.Process(
-                target=_answer_in_process, args=(str(path), run_id, log, start, results)
-            )
-            for _ in range(2)
-        ]
-        for worker in workers:
-            worker.start()
-        outcomes = sorted(results.get(timeout=60) for _ in workers)
-        for worker in workers:
-            worker.join(timeout=60)
+        rounds.append((str(path), paused_run(path, log), log))
+    # Two processes race every round: a round starts when both have loaded its run.
+    start, results = context.Barrier(2), context.Queue()
+    racers = [
+        context.Process(target=_answer_rounds_in_process, args=(rounds, start, results))
+        for _ in range(2)
+    ]
+    for racer in racers:
+        racer.start()
+    outcomes: dict[int, list[str]] = {round: [] for round in range(ROUNDS)}
+    for _ in range(2 * ROUNDS):
+        round, outcome = results.get(timeout=60)
+        outcomes[round].append(outcome)
+    for racer in racers:
+        racer.join(timeout=60)
 
-        assert outcomes == ["already resolved", "completed"], f"round {round}"
+    for round, (path, run_id, log) in enumerate(rounds):
+        assert sorted(outcomes[round]) == ["already resolved", "completed"], f"round {round}"
         assert executions(log) == 1
         with SQLiteStore(path) as store:
             assert store.summary(run_id).status == "completed"
