@@ -19,11 +19,12 @@ PORT ?= 8888
 LAB_ARGS ?=
 DEMO_NOTEBOOK := notebooks/01-quickstart.ipynb
 
-# Tests that need none of a browser, a kernel, the distributions, PostgreSQL or much time.
-# WORKERS=n spreads them over n pytest-xdist processes; by default they run in one, since
-# `make check` runs them beside the front end's tests, which keep the second core busy.
-FAST_TESTS := not browser and not kernel and not packaging and not postgres and not slow
-WORKERS ?= 0
+# Tests that need none of a browser, a kernel, the distributions, PostgreSQL, Temporal or
+# much time. WORKERS=n spreads them over n pytest-xdist processes (0: in this one); two,
+# even beside the front end's tests in `make check`, since many of them wait on sockets
+# and processes rather than compute.
+FAST_TESTS := not browser and not kernel and not packaging and not postgres and not temporal and not slow
+WORKERS ?= 2
 
 .PHONY: test check lint typecheck unit fast js js-test protocol docs bench bench-view bench-store \
 	bench-agui bench-batch bench-temporal pictures demo dist clean

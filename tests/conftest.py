@@ -7,6 +7,7 @@ of slow tests below, so no test file declares them:
 - ``kernel``: tests/notebooks and tests/kernel (a real Jupyter kernel);
 - ``packaging``: tests/packaging (builds and installs the distributions);
 - ``postgres``: tests that use the throw-away PostgreSQL server;
+- ``temporal``: tests/temporal (a Temporal dev server the tests start);
 - ``slow``: tests that take more than a few seconds on a 2-core machine.
 
 ``make check`` runs everything that has none of them; ``make test`` runs everything.
@@ -32,30 +33,40 @@ FOLDER_MARKERS = {
     "kernel": "kernel",
     "notebooks": "kernel",
     "packaging": "packaging",
+    "temporal": "temporal",
 }
 
 # Files that need PostgreSQL beyond the `postgres_dsn` fixture (they start their own server).
 POSTGRES_FILES = {"notebooks/test_durable_notebook.py"}
 
-# Tests over a few seconds each (measured with `pytest --durations`): a whole file, or one
-# test by its node id without the parameters.
+# Tests over a few seconds each (measured with `pytest --durations`, or over two seconds
+# when most of it is a fresh Python process starting): a whole file, or one test by its
+# node id without the parameters.
 SLOW = {
     "agui/test_agui_client_node.py",
+    "agui/test_served_limits.py::test_a_client_that_never_reads_has_its_run_stopped",
+    "agui/test_server.py::test_importing_pausepoint_agui_does_not_import_starlette",
+    "agui/test_server_command.py",
     "agui/test_tanstack_client_node.py",
     "debug/test_breakpoints.py::test_a_breakpoint_survives_a_save_and_restore_in_a_fresh_process",
-    "interrupts/test_wire_binding.py::test_reader_never_raises",
     "interrupts/test_tool_definitions.py::test_each_definition_hashes_to_the_digests_of_its_approvals_binding",
     "interrupts/test_tool_definitions.py::test_the_command_line_prints_the_definitions_as_json_and_serves_nothing",
+    "interrupts/test_wire_binding.py::test_reader_never_raises",
     "interrupts/test_wire_tanstack_crosscheck.py",
     "models/test_openai_settings.py::test_importing_the_package_does_not_import_openai",
     "run/test_crash_runs.py::test_killed_run_processes_lose_nothing_committed_and_runs_complete",
     "store/test_crash.py::test_killed_writers_leave_every_run_whole_and_every_commit_kept",
+    "store/test_model_pause.py::test_a_run_paused_before_the_model_comes_back_paused_in_a_fresh_process",
     "temporal/test_temporal_kills.py",
+    "test_iri_format.py::test_the_kernels_iri_check_agrees_with_the_grammar_of_rfc_3987",
     "temporal/test_temporal_view.py::test_a_thousand_temporal_runs_waiting_are_listed_in_the_inbox",
+    "test_readme.py::test_readme_script_example_runs_as_a_script",
     "widget/test_inbox_bounds.py::test_a_20_mib_title_message_and_argument_are_sent_bounded_and_whole_on_request",
-    "widget/test_inbox_bounds.py::test_a_run_with_a_20_mib_id_is_listed_cut_and_answered_by_that_id",
     "widget/test_inbox_bounds.py::test_a_read_only_run_with_a_20_mib_agent_name_and_message_is_sent_cut",
+    "widget/test_inbox_bounds.py::test_a_run_with_a_20_mib_id_is_listed_cut_and_answered_by_that_id",
+    "widget/test_inbox_pushed.py::test_on_sqlite_the_inbox_lists_nothing_while_nothing_changes",
     "workers/test_kill_workers.py",
+    "workers/test_worker_command.py",
 }
 
 

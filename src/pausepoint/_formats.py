@@ -4,7 +4,10 @@ The view checks answers with its own formats (js/src/lib/formats.ts) for instant
 but the kernel's check is the one that counts, so a crafted message cannot bypass a
 format. jsonschema's own checkers cover most formats; the ones it lacks, or checks more
 loosely than the browser (``email`` only asks for an ``@``; ``duration`` accepts
-fractions), are defined here. A format neither side knows is not checked.
+fractions), are defined here, and so are ``iri`` and ``iri-reference``: jsonschema checks
+them with an Earley parser whose time grows faster than the text (a few thousand
+characters took seconds), so an answer could stall the kernel. A format neither side knows
+is not checked.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import binascii
 import ipaddress
 import re
 from datetime import date
+from urllib.parse import quote
 
 from jsonschema import FormatChecker
 
@@ -50,6 +54,17 @@ _URI_TEMPLATE = re.compile(
     rf"(?:{_TEMPLATE_LITERAL}|\{{[+#./;?&=,!@|]?{_TEMPLATE_VARIABLE}(?:,{_TEMPLATE_VARIABLE})*\}})*"
 )
 _UUID = re.compile(r"(?:urn:uuid:)?[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}")
+# RFC 3987: the characters beyond ASCII an IRI may hold (ucschar), and those it may hold
+# in its query only (iprivate). Each plane's last two code points are not characters.
+_UCSCHAR = (
+    "\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
+    + "".join(f"{chr(plane << 16)}-{chr((plane << 16) + 0xFFFD)}" for plane in range(1, 14))
+    + "\U000e1000-\U000efffd"
+)
+_IPRIVATE = "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd"
+_BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")
+_NOT_UCSCHAR = re.compile(f"[^\x00-\x7f{_UCSCHAR}]")
+_NOT_QUERY_CHAR = re.compile(f"[^\x00-\x7f{_UCSCHAR}{_IPRIVATE}]")
 _INT32 = (-(2**31), 2**31 - 1)
 _INT64 = (-(2**63), 2**63 - 1)
 
@@ -69,6 +84,35 @@ def _visible_ascii_only(name: str) -> None:
 
 _visible_ascii_only("uri")
 _visible_ascii_only("uri-reference")
+
+
+def _as_uri(iri: str) -> str | None:
+    """The URI an IRI maps to (RFC 3987 section 3.1: each character beyond ASCII written
+    as its UTF-8 bytes, percent-encoded), or None when it holds a character an IRI may not
+    hold where it stands."""
+    head, _, fragment = iri.partition("#")
+    before_query, _, query = head.partition("?")
+    if _NOT_UCSCHAR.search(before_query) or _NOT_UCSCHAR.search(fragment):
+        return None
+    if _NOT_QUERY_CHAR.search(query):
+        return None
+    return _BEYOND_ASCII.sub(lambda match: quote(match.group(), safe=""), iri)
+
+
+def _iri_checker(name: str, uri_format: str) -> None:
+    uri_check, raises = FORMAT_CHECKER.checkers[uri_format]
+
+    def check(value: object) -> bool:
+        if not isinstance(value, str):
+            return True
+        uri = _as_uri(value)
+        return uri is not None and bool(uri_check(uri))
+
+    FORMAT_CHECKER.checkers[name] = (check, raises)
+
+
+_iri_checker("iri", "uri")
+_iri_checker("iri-reference", "uri-reference")
 
 
 @FORMAT_CHECKER.checks("hostname")
