@@ -122,6 +122,11 @@ describe("hidden characters in what a person approves", () => {
     const args = [...markers("pp-args")].map((m) => m.textContent);
     expect(args).toEqual(expect.arrayContaining(["U+202E", "U+200B", "60 spaces"]));
     expect(el.querySelector(".pp-card-message [data-testid='pp-hidden-char']")?.getAttribute("title")).toBe("U+202E right-to-left override");
+    // Each marker is named for a screen reader: a role that takes a name, and the name.
+    for (const marker of el.querySelectorAll('[data-testid="pp-hidden-char"]')) {
+      expect(marker.getAttribute("role")).toBe("img");
+      expect(marker.getAttribute("aria-label")).toBe(marker.getAttribute("title"));
+    }
     expect(el.getAttribute("aria-label")).toContain("⟦U+202E⟧");
     view.cleanup();
   });

@@ -160,6 +160,8 @@ describe("markdown", () => {
     const markers = [...div.querySelectorAll('[data-pp="hidden-char"]')].map((m) => m.textContent);
     expect(markers).toContain("U+202E");
     expect(div.textContent).not.toContain("\u202E");
+    const named = [...div.querySelectorAll('[data-pp="hidden-char"]')].map((m) => [m.getAttribute("role"), m.getAttribute("aria-label")]);
+    expect(named).toContainEqual(["img", "U+202E right-to-left override"]);
   });
 
   it("falls back to plain text above the size cap, for long runs without spaces, and for deep nesting", () => {

@@ -16,8 +16,8 @@ export function Revealed({ text, indented = false }: RevealedProps) {
     part.kind === "text" ? (
       part.text
     ) : (
-      // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the marker's name is read where a reader supports it; its title says the same
-      <span class="pp-hidden-char" data-testid="pp-hidden-char" title={markerTitle(part)} aria-label={markerTitle(part)}>
+      // A symbol with a name: a screen reader says "U+202E right-to-left override", not "U+202E".
+      <span class="pp-hidden-char" data-testid="pp-hidden-char" role="img" title={markerTitle(part)} aria-label={markerTitle(part)}>
         {markerText(part)}
       </span>
     ),

@@ -208,6 +208,7 @@ function revealIn(root: DocumentFragment): void {
       marker.setAttribute("data-pp", "hidden-char");
       marker.setAttribute("data-testid", "pp-hidden-char");
       marker.setAttribute("title", markerTitle(part));
+      marker.setAttribute("role", "img");
       marker.setAttribute("aria-label", markerTitle(part));
       marker.textContent = markerText(part);
       replacement.append(marker);
