@@ -15,6 +15,7 @@ import {
   pagesFor,
   ROW_HEIGHT,
   rangeOf,
+  rowAt,
   rowTop,
   sortChoices,
   visibleRows,
@@ -116,19 +117,34 @@ interface RowProps {
   top: number;
   selected: boolean;
   open: boolean;
+  /** The grid's one Tab stop (the active row). */
+  tabbable: boolean;
   onSelect: (index: number, row: TriageRow, shift: boolean) => void;
   onOpen: (index: number, row: TriageRow) => void;
+  /** Called as the row leaves the page while focus is in it. */
+  onLeave: () => void;
 }
 
 /** One row; drawn again only when its own props change (typing elsewhere redraws none). */
-const Row = memo(function RowImpl({ row, index, top, selected, open, onSelect, onOpen }: RowProps) {
+const Row = memo(function RowImpl({ row, index, top, selected, open, tabbable, onSelect, onOpen, onLeave }: RowProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  // A removed element takes focus with it (to the page's body); the grid has to hold it
+  // first, while the row is still there, to give it back once the row is drawn again.
+  useLayoutEffect(
+    () => () => {
+      if (ref.current?.contains(document.activeElement)) onLeave();
+    },
+    [onLeave],
+  );
   const title = row.title || row.runId;
   const waits = [row.kind, row.tool].filter(Boolean).join(" · ");
   const args = argumentsLine(row.arguments);
   return (
     <div
+      ref={ref}
       class={`pp-triage-row${selected ? " pp-triage-selected" : ""}${open ? " pp-triage-open" : ""}`}
       role="row"
+      tabIndex={tabbable ? 0 : -1}
       aria-rowindex={index + 1}
       aria-selected={selected ? "true" : "false"}
       data-testid="pp-triage-row"
@@ -136,21 +152,23 @@ const Row = memo(function RowImpl({ row, index, top, selected, open, onSelect, o
       data-index={index}
       style={{ top: `${top}px`, height: `${ROW_HEIGHT}px` }}
     >
-      <span role="gridcell" class="pp-triage-check">
+      <span role="gridcell" tabIndex={-1} class="pp-triage-check">
         <input
           type="checkbox"
           data-testid="pp-triage-select"
           checked={selected}
+          tabIndex={-1}
           aria-label={revealText(`Select ${title}`)}
           onClick={(e: MouseEvent) => onSelect(index, row, e.shiftKey)}
         />
       </span>
-      <span role="gridcell" class="pp-triage-title">
+      <span role="gridcell" tabIndex={-1} class="pp-triage-title">
         <button
           type="button"
           class="pp-triage-open-button"
           data-testid="pp-triage-open"
           aria-expanded={open ? "true" : "false"}
+          tabIndex={-1}
           onClick={() => onOpen(index, row)}
         >
           <span data-testid="pp-inbox-title">
@@ -158,7 +176,7 @@ const Row = memo(function RowImpl({ row, index, top, selected, open, onSelect, o
           </span>
         </button>
       </span>
-      <span role="gridcell" class="pp-triage-agent pp-muted">
+      <span role="gridcell" tabIndex={-1} class="pp-triage-agent pp-muted">
         {row.agent ? (
           <span data-testid="pp-inbox-agent">
             <Revealed text={row.agent} />
@@ -167,7 +185,7 @@ const Row = memo(function RowImpl({ row, index, top, selected, open, onSelect, o
           "—"
         )}
       </span>
-      <span role="gridcell" class="pp-triage-waits" title={revealText(row.message ?? "")}>
+      <span role="gridcell" tabIndex={-1} class="pp-triage-waits" title={revealText(row.message ?? "")}>
         <span class="pp-triage-kind">{revealText(waits)}</span>
         {args ? (
           <>
@@ -178,10 +196,10 @@ const Row = memo(function RowImpl({ row, index, top, selected, open, onSelect, o
           </>
         ) : null}
       </span>
-      <span role="gridcell" class="pp-triage-age pp-muted">
+      <span role="gridcell" tabIndex={-1} class="pp-triage-age pp-muted">
         <When at={row.since} />
       </span>
-      <span role="gridcell" class={`pp-triage-status pp-triage-status-${row.status === "waiting" ? "waiting" : "other"}`}>
+      <span role="gridcell" tabIndex={-1} class={`pp-triage-status pp-triage-status-${row.status === "waiting" ? "waiting" : "other"}`}>
         {row.damaged ? "damaged" : row.ignoredAt ? "ignored" : revealText(row.status)}
       </span>
     </div>
@@ -327,6 +345,11 @@ export function TriageList({ model, overall, readOnly }: TriageListProps) {
   const [sendError, setSendError] = useState<ResponseError | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const frame = useRef(0);
+  // The grid's keyboard model is a roving tabindex: one row, the active one, is the Tab
+  // stop and has focus while the grid has; the arrow keys move it.
+  const [active, setActive] = useState(0);
+  /** Set while the grid itself takes focus for a row not drawn, so it keeps it. */
+  const parking = useRef(false);
 
   // Typing waits for a pause before the kernel is asked.
   useEffect(() => {
@@ -344,6 +367,7 @@ export function TriageList({ model, overall, readOnly }: TriageListProps) {
   useEffect(() => {
     setOpenAt(null);
     setOpened(null);
+    setActive(0);
     if (scroller.current) scroller.current.scrollTop = 0;
     setScroll(0);
   }, [filter, sort]);
@@ -411,16 +435,127 @@ export function TriageList({ model, overall, readOnly }: TriageListProps) {
     });
   }, [version, kernel, openedId]);
 
+  const current = Math.min(active, Math.max(0, listed.total - 1));
+  const rowElement = (index: number) => scroller.current?.querySelector<HTMLElement>(`[role="row"][data-index="${index}"]`) ?? null;
+  const park = () => {
+    parking.current = true;
+    try {
+      scroller.current?.focus({ preventScroll: true });
+    } finally {
+      parking.current = false;
+    }
+  };
+
+  /** Makes row `to` the active one, scrolls it into the window and focuses it, now if it
+   * is drawn, else once it is (the layout effect below). */
+  const moveTo = (to: number) => {
+    const grid = scroller.current;
+    if (!grid || listed.total === 0) return;
+    const index = Math.min(listed.total - 1, Math.max(0, to));
+    setActive(index);
+    const height = grid.clientHeight || Math.min(WINDOW_HEIGHT, listHeight(listed.total, openedAt));
+    const top = rowTop(index, openedAt);
+    let next = grid.scrollTop;
+    if (top < next) next = top;
+    else if (top + ROW_HEIGHT > next + height) next = top + ROW_HEIGHT - height;
+    if (next !== grid.scrollTop) {
+      grid.scrollTop = next;
+      setScroll(next);
+    }
+    const el = rowElement(index);
+    if (el) el.focus({ preventScroll: true });
+    else park();
+  };
+
+  // Focus in the grid stays on the active row: a row's element is reused for another row
+  // when the window moves (rows are keyed by their slot), and a row moved to may be drawn
+  // only once its page comes; until then the grid itself holds focus.
+  useLayoutEffect(() => {
+    const grid = scroller.current;
+    if (!grid) return;
+    const focused = document.activeElement;
+    const inRow = focused instanceof HTMLElement ? focused.closest<HTMLElement>('[role="row"]') : null;
+    if (focused !== grid && !(inRow && grid.contains(inRow))) return;
+    const el = rowElement(current);
+    if (el) {
+      if (inRow !== el) el.focus({ preventScroll: true });
+    } else if (focused !== grid) park();
+  });
+
+  const onFocusIn = (e: FocusEvent) => {
+    const grid = scroller.current;
+    if (!grid || parking.current) return;
+    const target = e.target as HTMLElement;
+    if (target === grid) {
+      // The window itself was clicked, or tabbed to while its active row was scrolled
+      // away: focus goes on to the active row, else to the first row in sight.
+      const el = rowElement(current);
+      if (el) el.focus({ preventScroll: true });
+      else moveTo(rowAt(grid.scrollTop + ROW_HEIGHT - 1, listed.total, openedAt));
+      return;
+    }
+    const row = target.closest<HTMLElement>('[role="row"]');
+    if (row && grid.contains(row)) setActive(Number(row.dataset.index));
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const grid = scroller.current;
+    if (!grid || e.altKey || e.metaKey) return;
+    const target = e.target as HTMLElement;
+    const rowEl = target === grid ? null : target.closest<HTMLElement>('[role="row"]');
+    // Keys in the opened run's cards are theirs.
+    if (target !== grid && !(rowEl && grid.contains(rowEl))) return;
+    const index = rowEl ? Number(rowEl.dataset.index) : current;
+    if (e.ctrlKey && e.key !== "Home" && e.key !== "End") return;
+    // A key the grid acts on stays with it: JupyterLab's notebook would otherwise take it
+    // as its own shortcut (move to another cell, edit this one).
+    const take = () => {
+      e.preventDefault();
+      e.stopPropagation();
+    };
+    const shown = Math.max(1, Math.floor((grid.clientHeight || WINDOW_HEIGHT) / ROW_HEIGHT));
+    const to = rowFor(e.key, index, listed.total, shown);
+    if (to !== null && !e.shiftKey) {
+      take();
+      moveTo(to);
+      return;
+    }
+    if (!rowEl) return;
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      const stops = stopsOf(rowEl);
+      const at = stops.findIndex((stop) => stop === target || stop.parentElement === target);
+      const next = at < 0 ? undefined : stops[at + (e.key === "ArrowRight" ? 1 : -1)];
+      if (next) {
+        take();
+        next.focus();
+      }
+      return;
+    }
+    // Space and Enter on a control do what they do there (a click); on the row or one of
+    // its other cells, the same.
+    const row = listed.rows.get(index);
+    if (target.closest("input, button") || !row || e.ctrlKey) return;
+    if (e.key === " ") {
+      take();
+      selectNow(index, row, e.shiftKey);
+    } else if (e.key === "Enter" && !e.shiftKey) {
+      take();
+      openNow(index, row);
+    }
+  };
+
   // The rows get handlers that stay the same object, calling the latest closures.
-  const latest = useRef({ selectNow, openNow });
-  latest.current = { selectNow, openNow };
+  const latest = useRef({ selectNow, openNow, park });
+  latest.current = { selectNow, openNow, park };
   const onSelect = useMemo(() => (index: number, row: TriageRow, shift: boolean) => latest.current.selectNow(index, row, shift), []);
   const onOpen = useMemo(() => (index: number, row: TriageRow) => latest.current.openNow(index, row), []);
+  const onLeave = useMemo(() => () => latest.current.park(), []);
   const shownRows: [number, TriageRow][] = [];
   for (let i = first; i <= last; i += 1) {
     const row = listed.rows.get(i);
     if (row) shownRows.push([i, row]);
   }
+  const activeDrawn = current >= first && current <= last && listed.rows.has(current);
   const pageRows = [...listed.rows.values()];
   const allOnPage = pageRows.length > 0 && pageRows.every((r) => selected.has(r.runId));
   const onSelectPage = () => {
@@ -651,12 +786,16 @@ export function TriageList({ model, overall, readOnly }: TriageListProps) {
         class="pp-triage-window"
         ref={scroller}
         onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        onFocusIn={onFocusIn}
         data-testid="pp-triage-window"
         role="grid"
         aria-label="Waiting runs"
         aria-rowcount={listed.total}
+        aria-multiselectable="true"
         style={{ height: `${Math.min(WINDOW_HEIGHT, listHeight(listed.total, openedAt) + 2)}px` }}
-        tabindex={-1}
+        // The Tab stop only while the active row is scrolled out of the drawn window.
+        tabindex={listed.total > 0 && !activeDrawn ? 0 : -1}
       >
         <div class="pp-triage-rows" style={{ height: `${listHeight(listed.total, openedAt)}px` }}>
           {shownRows.map(([index, row]) => (
@@ -667,8 +806,10 @@ export function TriageList({ model, overall, readOnly }: TriageListProps) {
               top={rowTop(index, openedAt)}
               selected={selected.has(row.runId)}
               open={openAt?.runId === row.runId}
+              tabbable={index === current}
               onSelect={onSelect}
               onOpen={onOpen}
+              onLeave={onLeave}
             />
           ))}
           {openAt ? (
@@ -684,6 +825,34 @@ export function TriageList({ model, overall, readOnly }: TriageListProps) {
       </div>
     </div>
   );
+}
+
+/** Where ArrowRight and ArrowLeft go in a row: the row, then each cell, or the control a
+ * cell holds. */
+function stopsOf(rowEl: HTMLElement): HTMLElement[] {
+  const cells = [...rowEl.children].filter((cell): cell is HTMLElement => cell.getAttribute("role") === "gridcell");
+  return [rowEl, ...cells.map((cell) => cell.querySelector<HTMLElement>("input, button") ?? cell)];
+}
+
+/** The row a key moves focus to from row `from` of `total`, a window showing `shown`
+ * rows; null for a key that moves nothing. */
+function rowFor(key: string, from: number, total: number, shown: number): number | null {
+  switch (key) {
+    case "ArrowDown":
+      return from + 1;
+    case "ArrowUp":
+      return from - 1;
+    case "PageDown":
+      return from + shown;
+    case "PageUp":
+      return from - shown;
+    case "Home":
+      return 0;
+    case "End":
+      return total - 1;
+    default:
+      return null;
+  }
 }
 
 function withChosen(listed: [string, number][], chosen: string | undefined): [string, number | null][] {
