@@ -1,54 +1,19 @@
 /** The triage list's grid from the keyboard: one Tab stop, the arrow keys, Space, Enter. */
 import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PAGE_ROWS, ROW_HEIGHT } from "../src/lib/triage";
-import { approvalCard, click, FakeModel, initialize, type Mounted, mount, within } from "./helpers";
+import { ROW_HEIGHT } from "../src/lib/triage";
+import { listedInbox, openedRun, triagePage } from "./fixtures-triage";
+import { click, type FakeModel, type Mounted, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
 });
 
-const row = (i: number) => ({
-  runId: `run-${i}`,
-  title: `Refund customer ${i}`,
-  agent: "payments",
-  status: "waiting",
-  kind: "tool-approval",
-  tool: "refund",
-  message: `Refund ${i}?`,
-  pauses: 1,
-  arguments: { amount: i },
-  since: "2025-01-01T00:05:00Z",
-  ignoredBy: null,
-  ignoredAt: null,
-  damaged: null,
-  answerable: true,
-});
-
-function page(offset: number, total: number) {
-  return {
-    rows: Array.from({ length: Math.max(0, Math.min(PAGE_ROWS, total - offset)) }, (_, i) => row(offset + i)),
-    total,
-    offset,
-    agents: [["payments", total]],
-    kinds: [["tool-approval", total]],
-    keys: ["amount"],
-  };
-}
-
-async function listed(total: number) {
-  const model = new FakeModel({ view: "inbox", entries: [], total, refreshed_at: "2025-01-01T00:06:00Z", bulk: {} });
-  const dispose = initialize(model);
-  const view = mount(model);
-  await model.respond({ ok: true, value: page(0, total) }, model.lastRequest());
-  return { model, view, done: () => (view.cleanup(), dispose()) };
-}
-
 /** Answers the newest request for the page at `offset`, once the list has asked for it. */
 async function answerPage(model: FakeModel, offset: number, total: number) {
   const asked = () => model.sent.filter((r) => r.type === "list" && r.offset === offset).at(-1);
   await vi.waitFor(() => expect(asked()).toBeDefined());
-  await model.respond({ ok: true, value: page(offset, total) }, asked());
+  await model.respond({ ok: true, value: triagePage(offset, total) }, asked());
 }
 
 function press(key: string, init: KeyboardEventInit = {}): KeyboardEvent {
@@ -72,7 +37,7 @@ const tabStops = (view: Mounted) => view.qa("pp-triage-row").filter((r) => r.tab
 
 describe("the triage list from the keyboard", () => {
   it("is one Tab stop: the first row, not the window, nor any other row or a row's controls", async () => {
-    const { view, done } = await listed(300);
+    const { view, done } = await listedInbox(300);
     const stops = tabStops(view);
     expect(stops.map((r) => r.dataset.index)).toEqual(["0"]);
     expect(view.get("pp-triage-window").tabIndex).toBe(-1);
@@ -84,7 +49,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("moves focus and the Tab stop with ArrowDown, ArrowUp, PageDown, PageUp, End and Home", async () => {
-    const { model, view, done } = await listed(300);
+    const { model, view, done } = await listedInbox(300);
     focusRow(view, 0);
     const down = press("ArrowDown");
     expect(down.defaultPrevented).toBe(true); // the window does not scroll by itself
@@ -119,7 +84,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("End on 10,000 runs scrolls to the last one, asks for its page and focuses it once drawn", async () => {
-    const { model, view, done } = await listed(10_000);
+    const { model, view, done } = await listedInbox(10_000);
     focusRow(view, 0);
     press("End");
     expect(rowAt(view, 9999)).toBeNull(); // not drawn before its page comes
@@ -137,7 +102,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("Space selects the focused row as a click on its checkbox does, Shift+Space a range as a shift-click", async () => {
-    const { model, view, done } = await listed(300);
+    const { model, view, done } = await listedInbox(300);
     focusRow(view, 0);
     const space = press(" ");
     expect(space.defaultPrevented).toBe(true);
@@ -154,7 +119,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("Space again clears the focused row's selection", async () => {
-    const { view, done } = await listed(3);
+    const { view, done } = await listedInbox(3);
     focusRow(view, 1);
     press(" ");
     press(" ");
@@ -164,7 +129,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("Enter opens the focused row as its title button does, and closes it again", async () => {
-    const { model, view, done } = await listed(50);
+    const { model, view, done } = await listedInbox(50);
     focusRow(view, 0);
     press("ArrowDown");
     press("ArrowDown");
@@ -172,16 +137,7 @@ describe("the triage list from the keyboard", () => {
     expect(model.lastRequest()).toMatchObject({ type: "open", run: "run-2" });
     await model.respond({
       ok: true,
-      value: {
-        runId: "run-2",
-        agent: "payments",
-        title: "Refund customer 2",
-        createdAt: "2025-01-01T00:00:00Z",
-        updatedAt: "2025-01-01T00:05:00Z",
-        reason: null,
-        cards: [{ ...approvalCard, id: "int-2", runId: "run-2" }],
-        thread: { items: [{ role: "user", text: "Refund customer 2" }], earlier: 0 },
-      },
+      value: openedRun(2),
     });
     expect(view.get("pp-inbox-entry").dataset.runId).toBe("run-2");
     expect(within(rowAt(view, 2)!).get("pp-triage-open").getAttribute("aria-expanded")).toBe("true");
@@ -201,7 +157,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("moves from a row to its checkbox, its open button and its other cells with ArrowRight, and back with ArrowLeft", async () => {
-    const { view, done } = await listed(5);
+    const { view, done } = await listedInbox(5);
     const first = focusRow(view, 0);
     press("ArrowRight");
     expect(document.activeElement).toBe(within(first).get("pp-triage-select"));
@@ -221,7 +177,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("makes a clicked row the Tab stop", async () => {
-    const { view, done } = await listed(20);
+    const { view, done } = await listedInbox(20);
     click(within(rowAt(view, 3)!).get("pp-triage-select"));
     act(() => within(rowAt(view, 3)!).get("pp-triage-select").focus());
     expect(tabStops(view).map((r) => r.dataset.index)).toEqual(["3"]);
@@ -231,7 +187,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("keeps focus on the active row when the store changes and the list is asked for again", async () => {
-    const { model, view, done } = await listed(120);
+    const { model, view, done } = await listedInbox(120);
     focusRow(view, 3);
     model.setTrait("revision", 2);
     await answerPage(model, 0, 120);
@@ -241,7 +197,7 @@ describe("the triage list from the keyboard", () => {
   });
 
   it("holds focus in the grid while the active row is scrolled away, and gives it back when it is drawn again", async () => {
-    const { model, view, done } = await listed(10_000);
+    const { model, view, done } = await listedInbox(10_000);
     const grid = view.get("pp-triage-window");
     // Rows 4,994 on are drawn in the places rows 2 to 24 had (slots are kept modulo 128).
     await scrollToRow(view, model, 5000, [4900, 5000]);

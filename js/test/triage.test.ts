@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { argumentsLine, confirmation, listHeight, PAGE_ROWS, pagesFor, ROW_HEIGHT, rangeOf, rowAt, rowTop, sortChoices, visibleRows } from "../src/lib/triage";
-import { approvalCard, choose, click, FakeModel, initialize, mount, typeInto, within } from "./helpers";
+import { listedInbox, openedRun, triagePage } from "./fixtures-triage";
+import { approvalCard, choose, click, typeInto, within } from "./helpers";
 
 afterEach(() => {
   document.body.innerHTML = "";
@@ -45,48 +46,9 @@ describe("the triage list's arithmetic", () => {
   });
 });
 
-const row = (i: number, extra: Record<string, unknown> = {}) => ({
-  runId: `run-${i}`,
-  title: `Refund customer ${i}`,
-  agent: "payments",
-  status: "waiting",
-  kind: "tool-approval",
-  tool: "refund",
-  message: `Refund ${i}?`,
-  pauses: 1,
-  arguments: { amount: i, customer: `customer ${i}` },
-  since: "2025-01-01T00:05:00Z",
-  ignoredBy: null,
-  ignoredAt: null,
-  damaged: null,
-  answerable: true,
-  ...extra,
-});
-
-function page(offset: number, count: number, total: number) {
-  return {
-    rows: Array.from({ length: Math.max(0, Math.min(count, total - offset)) }, (_, i) => row(offset + i)),
-    total,
-    offset,
-    agents: [["payments", total]],
-    kinds: [["tool-approval", total]],
-    keys: ["amount", "customer"],
-  };
-}
-
-async function listed(total: number) {
-  const model = new FakeModel({ view: "inbox", entries: [], total, refreshed_at: "2025-01-01T00:06:00Z", bulk: {} });
-  const dispose = initialize(model);
-  const view = mount(model);
-  const asked = model.lastRequest();
-  expect(asked).toMatchObject({ type: "list", filter: { status: "waiting" }, sort: "newest", offset: 0, limit: PAGE_ROWS });
-  await model.respond({ ok: true, value: page(0, PAGE_ROWS, total) }, asked);
-  return { model, view, done: () => (view.cleanup(), dispose()) };
-}
-
 describe("the inbox's triage list", () => {
   it("draws a small window of 10,000 rows, each with title, agent, what it waits for and status", async () => {
-    const { view, done } = await listed(10_000);
+    const { view, done } = await listedInbox(10_000);
     const rows = view.qa("pp-triage-row");
     expect(rows.length).toBeGreaterThan(5);
     expect(rows.length).toBeLessThan(40);
@@ -102,7 +64,7 @@ describe("the inbox's triage list", () => {
 
   it("asks again for a filter once typing pauses, and for a sort at once", async () => {
     vi.useFakeTimers();
-    const { model, view, done } = await listed(500);
+    const { model, view, done } = await listedInbox(500);
     typeInto(view.get("pp-triage-text"), "cust");
     typeInto(view.get("pp-triage-text"), "customer 4");
     const before = model.sent.length;
@@ -114,13 +76,13 @@ describe("the inbox's triage list", () => {
     expect(model.lastRequest()).toMatchObject({ type: "list", sort: "-amount" });
     choose(view.get("pp-triage-agent"), "0");
     expect(model.lastRequest()).toMatchObject({ type: "list", filter: { agent: "payments", text: "customer 4" } });
-    await model.respond({ ok: true, value: { ...page(0, 11, 11) } });
+    await model.respond({ ok: true, value: { ...triagePage(0, 11, 11) } });
     expect(view.get("pp-triage-count").textContent).toBe("11 of 500 waiting match");
     done();
   });
 
   it("selects a shift-click range and approves it after one confirmation naming the runs", async () => {
-    const { model, view, done } = await listed(300);
+    const { model, view, done } = await listedInbox(300);
     const boxes = view.qa("pp-triage-select");
     click(boxes[0]!);
     boxes[4]!.dispatchEvent(new MouseEvent("click", { bubbles: true, shiftKey: true }));
@@ -146,7 +108,7 @@ describe("the inbox's triage list", () => {
   });
 
   it("responds only with words, and declines with an optional reason", async () => {
-    const { model, view, done } = await listed(3);
+    const { model, view, done } = await listedInbox(3);
     click(view.qa("pp-triage-select")[1]!);
     click(view.get("pp-bulk-respond"));
     expect((view.get("pp-bulk-confirm-yes") as HTMLButtonElement).disabled).toBe(true);
@@ -157,23 +119,10 @@ describe("the inbox's triage list", () => {
   });
 
   it("opens a row in place into its thread and an answerable card", async () => {
-    const { model, view, done } = await listed(50);
+    const { model, view, done } = await listedInbox(50);
     click(within(view.qa("pp-triage-row")[2]!).get("pp-triage-open"));
     expect(model.lastRequest()).toMatchObject({ type: "open", run: "run-2" });
-    const card = { ...approvalCard, id: "int-2", runId: "run-2" };
-    await model.respond({
-      ok: true,
-      value: {
-        runId: "run-2",
-        agent: "payments",
-        title: "Refund customer 2",
-        createdAt: "2025-01-01T00:00:00Z",
-        updatedAt: "2025-01-01T00:05:00Z",
-        reason: null,
-        cards: [card],
-        thread: { items: [{ role: "user", text: "Refund customer 2" }], earlier: 0 },
-      },
-    });
+    await model.respond({ ok: true, value: openedRun(2) });
     const panel = view.get("pp-inbox-entry");
     expect(panel.dataset.runId).toBe("run-2");
     expect(within(panel).get("pp-triage-thread").textContent).toContain("Refund customer 2");
@@ -184,7 +133,7 @@ describe("the inbox's triage list", () => {
   });
 
   it("closes an opened run once it is answered, and says what became of it", async () => {
-    const { model, view, done } = await listed(50);
+    const { model, view, done } = await listedInbox(50);
     click(within(view.qa("pp-triage-row")[2]!).get("pp-triage-open"));
     const entry = {
       runId: "run-2",
@@ -216,7 +165,7 @@ describe("the inbox's triage list", () => {
 
   it("keeps a row opened right away open once the typing pause has passed", async () => {
     vi.useFakeTimers();
-    const { model, view, done } = await listed(5);
+    const { model, view, done } = await listedInbox(5);
     click(within(view.qa("pp-triage-row")[1]!).get("pp-triage-open"));
     const sent = model.sent.length;
     await vi.advanceTimersByTimeAsync(400);
@@ -226,7 +175,7 @@ describe("the inbox's triage list", () => {
   });
 
   it("ignores the selected runs and Undo lists them again", async () => {
-    const { model, view, done } = await listed(3);
+    const { model, view, done } = await listedInbox(3);
     click(view.qa("pp-triage-select")[0]!);
     click(view.get("pp-bulk-ignore"));
     click(view.get("pp-bulk-confirm-yes"));
@@ -240,7 +189,7 @@ describe("the inbox's triage list", () => {
   });
 
   it("asks for the shown page again when the store changed", async () => {
-    const { model, done } = await listed(120);
+    const { model, done } = await listedInbox(120);
     model.setTrait("revision", 2);
     expect(model.lastRequest()).toMatchObject({ type: "list", offset: 0 });
     done();
